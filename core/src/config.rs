@@ -1,0 +1,472 @@
+//! One `Settings` value holds every number of the method (STYLE.md: "numbers from the paper are
+//! configuration"). Defaults are the paper's / reference's values (reference-spec §9, §13); each field
+//! documents where its default comes from. TOML in and out; unknown keys are rejected so a typo in a
+//! settings file is an error the user sees, not a silently ignored value.
+
+use serde::{Deserialize, Serialize};
+
+/// The four claim types of the paper (§3.3; spec §1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ClaimType {
+    FactNumeric,
+    FactTrend,
+    CauseAttribution,
+    RatioIdentity,
+}
+
+impl ClaimType {
+    pub const ALL: [ClaimType; 4] = [
+        ClaimType::FactNumeric,
+        ClaimType::FactTrend,
+        ClaimType::CauseAttribution,
+        ClaimType::RatioIdentity,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimType::FactNumeric => "FACT_NUMERIC",
+            ClaimType::FactTrend => "FACT_TREND",
+            ClaimType::CauseAttribution => "CAUSE_ATTRIBUTION",
+            ClaimType::RatioIdentity => "RATIO_IDENTITY",
+        }
+    }
+}
+
+/// Evidence modality (spec §1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Modality {
+    Text,
+    Table,
+    Chart,
+    ToolDerived,
+}
+
+impl Modality {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Modality::Text => "text",
+            Modality::Table => "table",
+            Modality::Chart => "chart",
+            Modality::ToolDerived => "tool_derived",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Modality> {
+        match s {
+            "text" => Some(Modality::Text),
+            "table" => Some(Modality::Table),
+            "chart" => Some(Modality::Chart),
+            "tool_derived" => Some(Modality::ToolDerived),
+            _ => None,
+        }
+    }
+}
+
+/// AEA weights w(τ, m) as an ordered list per claim type (spec §9: the YAML key order matters for
+/// first-maximum tie-breaking, so this is a list, not a map).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuthorityWeights {
+    pub fact_numeric: Vec<(Modality, f64)>,
+    pub fact_trend: Vec<(Modality, f64)>,
+    pub cause_attribution: Vec<(Modality, f64)>,
+    pub ratio_identity: Vec<(Modality, f64)>,
+}
+
+impl Default for AuthorityWeights {
+    fn default() -> Self {
+        use Modality::*;
+        // Paper Table 1 / spec §9.
+        AuthorityWeights {
+            fact_numeric: vec![(Table, 0.55), (ToolDerived, 0.30), (Text, 0.10), (Chart, 0.05)],
+            fact_trend: vec![(Chart, 0.45), (Table, 0.45), (Text, 0.10)],
+            cause_attribution: vec![(Text, 0.75), (Table, 0.25)],
+            ratio_identity: vec![(ToolDerived, 0.60), (Table, 0.40)],
+        }
+    }
+}
+
+impl AuthorityWeights {
+    pub fn for_type(&self, t: ClaimType) -> &[(Modality, f64)] {
+        match t {
+            ClaimType::FactNumeric => &self.fact_numeric,
+            ClaimType::FactTrend => &self.fact_trend,
+            ClaimType::CauseAttribution => &self.cause_attribution,
+            ClaimType::RatioIdentity => &self.ratio_identity,
+        }
+    }
+    /// Weight in integer basis points (spec §1.7: keeps the 0.75 threshold comparison exact).
+    pub fn bp(&self, t: ClaimType, m: Modality) -> Option<u32> {
+        self.for_type(t)
+            .iter()
+            .find(|(mm, _)| *mm == m)
+            .map(|(_, w)| (w * 10_000.0).round() as u32)
+    }
+    /// The equal-weight table used by the "w/o AEA" ablation.
+    pub fn uniform(&self) -> AuthorityWeights {
+        fn flat(v: &[(Modality, f64)]) -> Vec<(Modality, f64)> {
+            let n = v.len().max(1) as f64;
+            v.iter().map(|(m, _)| (*m, 1.0 / n)).collect()
+        }
+        AuthorityWeights {
+            fact_numeric: flat(&self.fact_numeric),
+            fact_trend: flat(&self.fact_trend),
+            cause_attribution: flat(&self.cause_attribution),
+            ratio_identity: flat(&self.ratio_identity),
+        }
+    }
+}
+
+/// Per-role call settings: output-token cap and temperature (spec §9 "Token caps", "Temperatures").
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallBudget {
+    pub max_tokens: u32,
+    pub temperature: f32,
+}
+
+const fn cb(max_tokens: u32, temperature: f32) -> CallBudget {
+    CallBudget { max_tokens, temperature }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Budgets {
+    pub planner: CallBudget,
+    pub narrative_evidence: CallBudget,
+    pub tabular_evidence: CallBudget,
+    pub visual_evidence: CallBudget,
+    pub affirmative: CallBudget,
+    pub adversarial: CallBudget,
+    pub judge_draft: CallBudget,
+    pub entailment: CallBudget,
+    pub synthesizer: CallBudget,
+    pub correctness_judge: CallBudget,
+    pub hyde: CallBudget,
+    /// The reference sends vision calls with no cap; we cap generously so a runaway answer has a bound.
+    pub page_vision: CallBudget,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            planner: cb(1500, 0.0),
+            narrative_evidence: cb(800, 0.0),
+            tabular_evidence: cb(600, 0.0),
+            visual_evidence: cb(500, 0.0),
+            affirmative: cb(700, 0.2),
+            adversarial: cb(700, 0.2),
+            judge_draft: cb(400, 0.0),
+            entailment: cb(300, 0.0),
+            synthesizer: cb(900, 0.2),
+            correctness_judge: cb(300, 0.0),
+            hyde: cb(200, 0.3),
+            page_vision: cb(4096, 0.0),
+        }
+    }
+}
+
+/// Model endpoint and names. The API key is deliberately NOT here: settings are exported and
+/// imported as TOML, and the key must never reach a file, an export or a log (ARCHITECTURE.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelSettings {
+    pub base_url: String,
+    pub chat_model: String,
+    pub vision_model: String,
+    pub embedding_model: String,
+    /// Optional reduced embedding dimensionality (`dimensions` in the embeddings API).
+    pub embedding_dimensions: Option<u32>,
+}
+
+impl Default for ModelSettings {
+    fn default() -> Self {
+        ModelSettings {
+            base_url: "https://api.openai.com/v1".into(),
+            // Paper/README default (spec §0.3 notes the code used gpt-4o-mini).
+            chat_model: "gpt-4o".into(),
+            vision_model: "gpt-4o".into(),
+            embedding_model: "text-embedding-3-large".into(),
+            embedding_dimensions: None,
+        }
+    }
+}
+
+/// USD per 1M tokens (spec §6.5). A model with no entry is "unpriced", never 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriceEntry {
+    pub model: String,
+    pub input_per_m: f64,
+    pub output_per_m: f64,
+}
+
+fn default_pricing() -> Vec<PriceEntry> {
+    let p = |m: &str, i: f64, o: f64| PriceEntry { model: m.into(), input_per_m: i, output_per_m: o };
+    vec![
+        p("gpt-4o", 2.50, 10.00),
+        p("gpt-4o-mini", 0.15, 0.60),
+        p("text-embedding-3-large", 0.13, 0.0),
+    ]
+}
+
+/// Retrieval settings (spec §5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetrievalSettings {
+    pub k_preview: usize,
+    pub k_narrative: usize,
+    pub k_tabular: usize,
+    pub k_visual: usize,
+    /// Candidate pool = pool_factor · k.
+    pub pool_factor: usize,
+    pub dense_weight: f64,
+    pub lexical_weight: f64,
+    /// Characters of each planner-preview document shown to the planner.
+    pub preview_chars: usize,
+    /// Vector count at which the worker starts building an HNSW graph in the background
+    /// (PDF_NOTES.md: crossover ≈ 2,000 vectors).
+    pub hnsw_min_vectors: usize,
+}
+
+impl Default for RetrievalSettings {
+    fn default() -> Self {
+        RetrievalSettings {
+            k_preview: 12,
+            k_narrative: 8,
+            k_tabular: 6,
+            k_visual: 5,
+            pool_factor: 4,
+            dense_weight: 0.65,
+            lexical_weight: 0.35,
+            preview_chars: 300,
+            hnsw_min_vectors: 2000,
+        }
+    }
+}
+
+/// Ingestion settings (spec §4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IngestSettings {
+    pub chunk_target_chars: usize,
+    pub chunk_overlap_sentences: usize,
+    pub garbled_share: f64,
+    pub chart_min_paths: usize,
+    pub image_min_area_share: f64,
+    pub render_dpi: u32,
+    pub table_agreement_share: f64,
+    pub max_table_passes: u32,
+}
+
+impl Default for IngestSettings {
+    fn default() -> Self {
+        IngestSettings {
+            chunk_target_chars: 1000,
+            chunk_overlap_sentences: 2,
+            garbled_share: 0.15,
+            chart_min_paths: 15,
+            image_min_area_share: 0.05,
+            render_dpi: 300,
+            table_agreement_share: 0.8,
+            max_table_passes: 3,
+        }
+    }
+}
+
+/// Orchestration, debate, custody, audit and risk settings (spec §1.7, §2, §13).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PipelineSettings {
+    /// Paper: 1–8 claims (the reference code allows 12).
+    pub max_claims: usize,
+    /// Escalate to debate when coverage A(c) is below this (paper §3.5).
+    pub fast_path_threshold: f64,
+    /// ρmax, rebuttal rounds per claim (paper §3.6).
+    pub max_debate_rounds: u32,
+    /// Custody repairs per claim (spec §2.7).
+    pub max_repair_attempts: u32,
+    /// CoCV grounding bar (entails ∧ γ ≥ this).
+    pub custody_threshold: f64,
+    /// Terminal audit bar.
+    pub entailment_threshold: f64,
+    /// s(c) at or above which a passed claim is StronglySupported.
+    pub strong_support_threshold: f64,
+    /// HRI weights (paper §3.8): γ, s, repair, high-severity attacks; attacks saturate at `hri_attack_saturation`.
+    pub hri_weights: [f64; 4],
+    pub hri_attack_saturation: u32,
+    /// Claims processed concurrently (the reference is strictly sequential: 1).
+    pub claim_concurrency: usize,
+    /// Hard cap on model calls per question (the reference declares 40 but never enforces it).
+    pub max_llm_calls: u32,
+    /// Retries of a failed model call (429/5xx/timeout) before the role's conservative default.
+    pub max_retries: u32,
+    pub retry_base_ms: u64,
+    pub request_timeout_ms: u64,
+}
+
+impl Default for PipelineSettings {
+    fn default() -> Self {
+        PipelineSettings {
+            max_claims: 8,
+            fast_path_threshold: 0.75,
+            max_debate_rounds: 2,
+            max_repair_attempts: 1,
+            custody_threshold: 0.5,
+            entailment_threshold: 0.5,
+            strong_support_threshold: 0.5,
+            hri_weights: [0.40, 0.25, 0.20, 0.15],
+            hri_attack_saturation: 3,
+            claim_concurrency: 3,
+            max_llm_calls: 60,
+            max_retries: 3,
+            retry_base_ms: 500,
+            request_timeout_ms: 60_000,
+        }
+    }
+}
+
+/// Ablations and baselines as settings (paper §6; issue "pipeline" item 4).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ablations {
+    /// w/o AEA: equal weights for every listed modality.
+    pub no_aea: bool,
+    /// w/o CoCV: no custody check between affirmative and adversarial.
+    pub no_cocv: bool,
+    /// w/o ARC: no rebuttal rounds (the adversary still reviews once).
+    pub no_arc: bool,
+    /// w/o terminal audit: the judge's draft is published without the entailment call.
+    pub no_terminal_audit: bool,
+    /// Vanilla single-pass RAG: retrieve for the question, one answer call, no ledger checks.
+    pub vanilla_rag: bool,
+    /// HyDE: dense search uses a hypothetical passage; lexical term still from the query.
+    pub hyde: bool,
+    /// Fixed-round debate: always ρmax rebuttal rounds regardless of findings.
+    pub fixed_rounds: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    pub models: ModelSettings,
+    pub pipeline: PipelineSettings,
+    pub retrieval: RetrievalSettings,
+    pub ingest: IngestSettings,
+    pub budgets: Budgets,
+    pub weights: AuthorityWeights,
+    pub ablations: Ablations,
+    pub pricing: Vec<PriceEntry>,
+}
+
+impl Settings {
+    /// Paper defaults, with the pricing table filled in.
+    pub fn paper() -> Settings {
+        Settings { pricing: default_pricing(), ..Default::default() }
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).unwrap_or_else(|e| format!("# settings could not be written: {e}\n"))
+    }
+
+    /// Parse a settings file. Missing sections take the paper defaults; unknown keys are an error.
+    pub fn from_toml(s: &str) -> Result<Settings, String> {
+        let mut v: Settings = toml::from_str(s).map_err(|e| format!("settings file is not valid: {e}"))?;
+        if v.pricing.is_empty() {
+            v.pricing = default_pricing();
+        }
+        v.validate()?;
+        Ok(v)
+    }
+
+    /// Weights actually in force (the w/o-AEA ablation flattens them).
+    pub fn effective_weights(&self) -> AuthorityWeights {
+        if self.ablations.no_aea {
+            self.weights.uniform()
+        } else {
+            self.weights.clone()
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let p = &self.pipeline;
+        if p.max_claims == 0 {
+            return Err("pipeline.max_claims must be at least 1".into());
+        }
+        for (name, v) in [
+            ("pipeline.fast_path_threshold", p.fast_path_threshold),
+            ("pipeline.custody_threshold", p.custody_threshold),
+            ("pipeline.entailment_threshold", p.entailment_threshold),
+            ("pipeline.strong_support_threshold", p.strong_support_threshold),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("{name} must be between 0 and 1 (got {v})"));
+            }
+        }
+        if p.claim_concurrency == 0 {
+            return Err("pipeline.claim_concurrency must be at least 1".into());
+        }
+        let r = &self.retrieval;
+        if r.pool_factor == 0 {
+            return Err("retrieval.pool_factor must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// USD cost of a call, or None when the model is unpriced (spec §6.5: exact key, else the longest
+    /// key K such that the model name starts with `K-`, which covers dated snapshots).
+    pub fn price(&self, model: &str, input_tokens: u64, output_tokens: u64) -> Option<f64> {
+        let entry = self.pricing.iter().find(|e| e.model == model).or_else(|| {
+            self.pricing
+                .iter()
+                .filter(|e| model.starts_with(&format!("{}-", e.model)))
+                .max_by_key(|e| e.model.len())
+        })?;
+        Some((input_tokens as f64 * entry.input_per_m + output_tokens as f64 * entry.output_per_m) / 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_defaults_round_trip_through_toml() {
+        let s = Settings::paper();
+        let t = s.to_toml();
+        let back = Settings::from_toml(&t).expect("round trip");
+        assert_eq!(s, back);
+        assert!(t.contains("fast_path_threshold = 0.75"));
+    }
+
+    #[test]
+    fn unknown_settings_key_is_rejected_with_its_name() {
+        let err = Settings::from_toml("[pipeline]\nfast_path_treshold = 0.5\n").unwrap_err();
+        assert!(err.contains("fast_path_treshold"), "{err}");
+    }
+
+    #[test]
+    fn partial_settings_file_keeps_paper_defaults() {
+        let s = Settings::from_toml("[pipeline]\nmax_debate_rounds = 3\n").unwrap();
+        assert_eq!(s.pipeline.max_debate_rounds, 3);
+        assert_eq!(s.pipeline.fast_path_threshold, 0.75);
+        assert_eq!(s.pricing.len(), 3);
+    }
+
+    #[test]
+    fn dated_snapshot_is_priced_and_unknown_model_is_unpriced() {
+        let s = Settings::paper();
+        let c = s.price("gpt-4o-mini-2024-07-18", 1_000_000, 1_000_000).unwrap();
+        assert!((c - 0.75).abs() < 1e-9, "{c}");
+        let c = s.price("gpt-4o-2024-08-06", 1_000_000, 0).unwrap();
+        assert!((c - 2.50).abs() < 1e-9);
+        assert_eq!(s.price("llama3:8b", 10, 10), None);
+    }
+
+    #[test]
+    fn weights_in_basis_points_are_exact() {
+        let w = AuthorityWeights::default();
+        assert_eq!(w.bp(ClaimType::CauseAttribution, Modality::Text), Some(7500));
+        assert_eq!(w.bp(ClaimType::CauseAttribution, Modality::Chart), None);
+    }
+}

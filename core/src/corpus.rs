@@ -1,0 +1,99 @@
+//! The retrievable unit: a corpus document (spec §4.6–4.7) and a search hit.
+//!
+//! Ingestion produces `Doc`s; retrieval indexes them; evidence agents read `Hit`s; citations point
+//! back to `source` + `page` + `bboxes`. Ids are deterministic (`<stem>-p<page>-<modality>-c<n>`) so
+//! re-ingesting a file replaces, never duplicates.
+
+use crate::config::Modality;
+use serde::{Deserialize, Serialize};
+
+/// A box on a page in PDF points, origin top-left, page rotation applied: `[x0, y0, x1, y1]`.
+pub type BBox = [f32; 4];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtractionConfidence {
+    #[default]
+    High,
+    Low,
+}
+
+/// Table metadata carried by whole-table and row documents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct TableMeta {
+    pub caption: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Set on per-row documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_label: Option<String>,
+    /// Index of the table on its page.
+    pub table_index: usize,
+}
+
+/// Chart metadata (spec §4.6; filled by the vision path).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ChartMeta {
+    pub caption: String,
+    pub chart_type: String,
+    pub series: Vec<String>,
+    pub value_readings: Vec<(String, String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Doc {
+    /// `<stem>-p<page>-<modality>-c<n>`.
+    pub id: String,
+    /// File name of the PDF.
+    pub source: String,
+    /// 1-based physical page.
+    pub page: u32,
+    /// Printed page label when the PDF defines one (pdf-rs `/PageLabels`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_label: Option<String>,
+    /// Section title from the document outline, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    pub modality: Modality,
+    pub text: String,
+    /// Regions of the page this document came from (for highlighting citations).
+    #[serde(default)]
+    pub bboxes: Vec<BBox>,
+    /// Page size in points (width, height) so a viewer can normalise boxes.
+    #[serde(default)]
+    pub page_size: (f32, f32),
+    #[serde(default)]
+    pub confidence: ExtractionConfidence,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableMeta>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chart: Option<ChartMeta>,
+}
+
+/// A retrieval result: a document plus its blended score (spec §5: the "retrieval confidence" used
+/// everywhere downstream).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    pub doc: Doc,
+    pub score: f64,
+}
+
+/// Deterministic document id (spec §4.7). `n` is unique per (page, modality) by construction of the
+/// caller; row documents use `t<table>r<row>` so ids cannot collide (spec §12: the reference's
+/// `1000 + 100·t + r` collides at 100 rows).
+pub fn doc_id(source: &str, page: u32, modality: Modality, n: &str) -> String {
+    let stem = source.strip_suffix(".pdf").or_else(|| source.strip_suffix(".PDF")).unwrap_or(source);
+    format!("{stem}-p{page}-{}-c{n}", modality.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn row_document_ids_never_collide_past_one_hundred_rows() {
+        let a = doc_id("x.pdf", 3, Modality::Table, "t0r100");
+        let b = doc_id("x.pdf", 3, Modality::Table, "t1r0");
+        assert_ne!(a, b);
+        assert_eq!(doc_id("3M_2018_10K.pdf", 60, Modality::Text, "2"), "3M_2018_10K-p60-text-c2");
+    }
+}

@@ -1,0 +1,12 @@
+//! CLAIR-Fin core: every phase of the method as plain functions over values.
+//!
+//! This crate knows nothing of the DOM, web workers, HTTP clients, threads or clocks. Everything it
+//! needs from the platform comes in as a value or through a trait (`llm::Transport`,
+//! `retrieve::Search`), so the same code runs natively (CLI, tests) and in the browser (app, worker).
+//! See ARCHITECTURE.md for the code map and invariants.
+
+pub mod config;
+pub mod corpus;
+pub mod ingest;
+pub mod llm;
+pub mod retrieve;

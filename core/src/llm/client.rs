@@ -1,0 +1,454 @@
+//! Structured, validated, retried, accounted model calls — and the fail-closed rule.
+//!
+//! Every call returns an `Outcome`: either the model's answer after it parsed and validated against
+//! the role's schema, or the role's conservative default together with the reason (issue "pipeline"
+//! item 3; spec §12 lists the fail-open paths this replaces). Transient failures (429, 5xx, timeouts,
+//! network) are retried with exponential backoff honouring `Retry-After`; content failures
+//! (malformed JSON, schema violation, truncation) get one more try. Authentication and not-found
+//! errors are not retried: they are recorded as fatal so the run can stop with a message the user
+//! can act on instead of abstaining on every claim.
+
+use super::roles::{Role, RoleOutput};
+use super::wire::{self, ChatRequest};
+use super::{HttpReply, Transport, TransportError, Usage};
+use crate::config::Settings;
+use serde::{Deserialize, Serialize};
+use std::cell::{Cell, RefCell};
+
+/// One model call as the ledger records it (never the key, never the prompt body).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallRecord {
+    /// The role name (`planner`, `entailment`, …) or `embeddings`.
+    pub role: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim_id: Option<String>,
+    pub model: String,
+    pub attempts: u32,
+    pub usage: Usage,
+    /// None when the model is unpriced (spec §6.5).
+    pub cost_usd: Option<f64>,
+    pub latency_ms: f64,
+    /// Some(reason) when the conservative default was used instead of a model answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+/// The result of a structured call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<O> {
+    pub value: O,
+    /// Some(reason) when `value` is the conservative default.
+    pub failure: Option<String>,
+}
+
+impl<O> Outcome<O> {
+    pub fn succeeded(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+enum Attempt {
+    Ok(String, Usage, Option<String>),
+    Transient(String, Option<f64>),
+    Content(String, Usage),
+    Fatal(String),
+}
+
+pub struct LlmClient<'a, T: Transport> {
+    transport: &'a T,
+    settings: &'a Settings,
+    records: RefCell<Vec<CallRecord>>,
+    calls: Cell<u32>,
+    fatal: RefCell<Option<String>>,
+}
+
+impl<'a, T: Transport> LlmClient<'a, T> {
+    pub fn new(transport: &'a T, settings: &'a Settings) -> Self {
+        LlmClient { transport, settings, records: RefCell::new(vec![]), calls: Cell::new(0), fatal: RefCell::new(None) }
+    }
+
+    pub fn transport(&self) -> &T {
+        self.transport
+    }
+
+    pub fn settings(&self) -> &Settings {
+        self.settings
+    }
+
+    /// Every call made so far, in order.
+    pub fn records(&self) -> Vec<CallRecord> {
+        self.records.borrow().clone()
+    }
+
+    /// An error that makes further calls pointless (bad key, wrong URL or model), if one occurred.
+    pub fn fatal_error(&self) -> Option<String> {
+        self.fatal.borrow().clone()
+    }
+
+    pub fn calls_made(&self) -> u32 {
+        self.calls.get()
+    }
+
+    /// A structured call for role `O::ROLE`.
+    pub async fn call<O: RoleOutput>(&self, claim_id: Option<&str>, system: &str, user: &str) -> Outcome<O> {
+        self.call_inner(claim_id, system, user, None).await
+    }
+
+    /// A structured call with a page image attached (vision role).
+    pub async fn call_with_image<O: RoleOutput>(&self, claim_id: Option<&str>, system: &str, user: &str, image_data_url: &str) -> Outcome<O> {
+        self.call_inner(claim_id, system, user, Some(image_data_url)).await
+    }
+
+    async fn call_inner<O: RoleOutput>(&self, claim_id: Option<&str>, system: &str, user: &str, image: Option<&str>) -> Outcome<O> {
+        let role = O::ROLE;
+        let s = self.settings;
+        let model = match role {
+            Role::PageVision => s.models.vision_model.as_str(),
+            _ => s.models.chat_model.as_str(),
+        };
+        let mut record = CallRecord {
+            role: role.name().to_string(),
+            claim_id: claim_id.map(str::to_string),
+            model: model.to_string(),
+            attempts: 0,
+            usage: Usage::default(),
+            cost_usd: Some(0.0),
+            latency_ms: 0.0,
+            failure: None,
+        };
+        let fail = |mut record: CallRecord, reason: String| -> Outcome<O> {
+            record.failure = Some(reason.clone());
+            self.records.borrow_mut().push(record);
+            Outcome { value: O::conservative_default(), failure: Some(reason) }
+        };
+        if let Some(f) = self.fatal_error() {
+            return fail(record, format!("not called: {f}"));
+        }
+        if self.transport.cancelled() {
+            return fail(record, "cancelled by the user".into());
+        }
+        if self.calls.get() >= s.pipeline.max_llm_calls {
+            return fail(record, format!("call budget of {} model calls per question exhausted", s.pipeline.max_llm_calls));
+        }
+        self.calls.set(self.calls.get() + 1);
+
+        let budget = budget_for(s, role);
+        let body = wire::chat_body(&ChatRequest {
+            model,
+            role,
+            system,
+            user,
+            max_tokens: budget.max_tokens,
+            temperature: budget.temperature,
+            image_data_url: image,
+        });
+        let started = self.transport.now_ms();
+        let mut transient_left = s.pipeline.max_retries;
+        let mut content_left = 1u32;
+        let mut last_reason = String::new();
+        loop {
+            record.attempts += 1;
+            let attempt = self.attempt(&body, s.pipeline.request_timeout_ms).await;
+            match attempt {
+                Attempt::Ok(content, usage, reported_model) => {
+                    self.account(&mut record, usage, reported_model.as_deref());
+                    match parse_output::<O>(&content) {
+                        Ok(v) => {
+                            record.latency_ms = self.transport.now_ms() - started;
+                            self.records.borrow_mut().push(record);
+                            return Outcome { value: v, failure: None };
+                        }
+                        Err(e) => {
+                            last_reason = format!("{} answer did not match its schema: {e}", role.name());
+                            if content_left == 0 {
+                                break;
+                            }
+                            content_left -= 1;
+                        }
+                    }
+                }
+                Attempt::Content(reason, usage) => {
+                    self.account(&mut record, usage, None);
+                    last_reason = reason;
+                    if content_left == 0 {
+                        break;
+                    }
+                    content_left -= 1;
+                }
+                Attempt::Transient(reason, retry_after) => {
+                    last_reason = reason;
+                    if transient_left == 0 || self.transport.cancelled() {
+                        break;
+                    }
+                    let n = s.pipeline.max_retries - transient_left;
+                    transient_left -= 1;
+                    let backoff = s.pipeline.retry_base_ms.saturating_mul(1u64 << n.min(10));
+                    let wait = retry_after.map(|r| (r * 1000.0).ceil() as u64).unwrap_or(backoff).min(120_000);
+                    self.transport.sleep_ms(wait).await;
+                }
+                Attempt::Fatal(reason) => {
+                    *self.fatal.borrow_mut() = Some(reason.clone());
+                    last_reason = reason;
+                    break;
+                }
+            }
+        }
+        record.latency_ms = self.transport.now_ms() - started;
+        fail(record, last_reason)
+    }
+
+    fn account(&self, record: &mut CallRecord, usage: Usage, reported_model: Option<&str>) {
+        record.usage.input_tokens += usage.input_tokens;
+        record.usage.output_tokens += usage.output_tokens;
+        let m = reported_model.unwrap_or(&record.model).to_string();
+        record.cost_usd = self.settings.price(&m, record.usage.input_tokens, record.usage.output_tokens);
+    }
+
+    async fn attempt(&self, body: &str, timeout_ms: u64) -> Attempt {
+        match self.transport.post_json("/chat/completions", body.to_string(), timeout_ms).await {
+            Err(TransportError::Timeout) => Attempt::Transient(format!("the model did not answer within {} s", timeout_ms / 1000), None),
+            Err(TransportError::Cancelled) => Attempt::Fatal("cancelled by the user".into()),
+            Err(TransportError::Network(e)) => Attempt::Transient(format!("could not reach {}: {e}", self.settings.models.base_url), None),
+            Ok(reply) => classify(reply, &self.settings.models.base_url),
+        }
+    }
+
+    /// Embed `inputs` with the configured embedding model, in batches within the API's limits.
+    pub async fn embed(&self, inputs: &[String]) -> Result<Vec<Vec<f32>>, String> {
+        // OpenAI: ≤ 2048 inputs and ≤ 300k tokens per request; 128 inputs of ≤ 8k chars stays well inside.
+        const BATCH: usize = 128;
+        const MAX_CHARS: usize = 8_000 * 4;
+        let s = self.settings;
+        let mut out = Vec::with_capacity(inputs.len());
+        for batch in inputs.chunks(BATCH) {
+            let clipped: Vec<String> = batch.iter().map(|t| clip_chars(t, MAX_CHARS)).collect();
+            let body = wire::embeddings_body(&s.models.embedding_model, &clipped, s.models.embedding_dimensions);
+            let mut tries = 0;
+            let started = self.transport.now_ms();
+            loop {
+                tries += 1;
+                let r = self.transport.post_json("/embeddings", body.clone(), s.pipeline.request_timeout_ms).await;
+                let retry = match r {
+                    Ok(reply) if reply.status == 200 => {
+                        let (vecs, usage) = wire::parse_embeddings(&reply.body, clipped.len())?;
+                        let usage = if usage.input_tokens == 0 {
+                            // Spec §6.5: embedding tokens are estimated locally when not reported.
+                            Usage { input_tokens: clipped.iter().map(|t| t.len() as u64 / 4 + 1).sum(), output_tokens: 0 }
+                        } else {
+                            usage
+                        };
+                        self.records.borrow_mut().push(CallRecord {
+                            role: "embeddings".into(),
+                            claim_id: None,
+                            model: s.models.embedding_model.clone(),
+                            attempts: tries,
+                            usage,
+                            cost_usd: s.price(&s.models.embedding_model, usage.input_tokens, 0),
+                            latency_ms: self.transport.now_ms() - started,
+                            failure: None,
+                        });
+                        out.extend(vecs);
+                        None
+                    }
+                    Ok(reply) => match classify(reply, &s.models.base_url) {
+                        Attempt::Transient(reason, ra) => Some((reason, ra)),
+                        Attempt::Fatal(reason) | Attempt::Content(reason, _) => return Err(reason),
+                        // `classify` only answers Ok for status 200, handled in the arm above.
+                        Attempt::Ok(..) => return Err("unexpected reply to an embeddings call".into()),
+                    },
+                    Err(TransportError::Cancelled) => return Err("cancelled by the user".into()),
+                    Err(TransportError::Timeout) => Some(("the embeddings call timed out".into(), None)),
+                    Err(TransportError::Network(e)) => Some((format!("could not reach {}: {e}", s.models.base_url), None)),
+                };
+                match retry {
+                    None => break,
+                    Some((reason, ra)) => {
+                        if tries > s.pipeline.max_retries {
+                            return Err(reason);
+                        }
+                        let wait = ra.map(|r| (r * 1000.0).ceil() as u64).unwrap_or(s.pipeline.retry_base_ms << (tries - 1).min(10));
+                        self.transport.sleep_ms(wait.min(120_000)).await;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn clip_chars(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
+fn budget_for(s: &Settings, role: Role) -> crate::config::CallBudget {
+    let b = &s.budgets;
+    match role {
+        Role::Planner => b.planner,
+        Role::NarrativeEvidence => b.narrative_evidence,
+        Role::TabularEvidence => b.tabular_evidence,
+        Role::VisualEvidence => b.visual_evidence,
+        Role::Affirmative => b.affirmative,
+        Role::Adversarial => b.adversarial,
+        Role::Entailment => b.entailment,
+        Role::JudgeDraft => b.judge_draft,
+        Role::Synthesizer => b.synthesizer,
+        Role::PageVision => b.page_vision,
+        Role::CorrectnessJudge => b.correctness_judge,
+        Role::Hyde => b.hyde,
+    }
+}
+
+/// Turn an HTTP reply into an attempt result with a message a user can act on.
+fn classify(reply: HttpReply, base_url: &str) -> Attempt {
+    let api_msg = wire::api_error_message(&reply.body).unwrap_or_else(|| snippet(&reply.body));
+    match reply.status {
+        200 => match wire::parse_chat_reply(&reply.body) {
+            Err(e) => Attempt::Content(format!("unreadable reply: {e}"), Usage::default()),
+            Ok(r) if r.finish_reason == "length" => {
+                Attempt::Content("the answer was cut off at the output-token cap (finish_reason = length)".into(), r.usage)
+            }
+            Ok(r) => Attempt::Ok(r.content, r.usage, r.model),
+        },
+        401 | 403 => Attempt::Fatal(format!(
+            "the API at {base_url} rejected the key (HTTP {}): check the API key in Settings. Server said: {api_msg}",
+            reply.status
+        )),
+        404 => Attempt::Fatal(format!(
+            "HTTP 404 from {base_url}: check the base URL and the model name in Settings. Server said: {api_msg}"
+        )),
+        400 => Attempt::Fatal(format!("the API refused the request (HTTP 400): {api_msg}")),
+        429 => Attempt::Transient(format!("rate limited by the API (HTTP 429): {api_msg}"), reply.retry_after_s),
+        s if s >= 500 => Attempt::Transient(format!("the API failed (HTTP {s}): {api_msg}"), reply.retry_after_s),
+        s => Attempt::Transient(format!("unexpected HTTP {s}: {api_msg}"), reply.retry_after_s),
+    }
+}
+
+fn snippet(s: &str) -> String {
+    let t: String = s.chars().take(200).collect();
+    t.trim().to_string()
+}
+
+/// Parse and validate a model answer against the role's contract.
+pub fn parse_output<O: RoleOutput>(content: &str) -> Result<O, String> {
+    let trimmed = content.trim();
+    // Some OpenAI-compatible servers wrap JSON in a markdown fence despite json_schema mode.
+    let trimmed = trimmed
+        .strip_prefix("```json")
+        .or_else(|| trimmed.strip_prefix("```"))
+        .map(|t| t.trim_end().trim_end_matches("```").trim())
+        .unwrap_or(trimmed);
+    let v: O = serde_json::from_str(trimmed).map_err(|e| e.to_string())?;
+    v.validate()?;
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::roles::{EntailmentLabel, EntailmentOut};
+    use futures::executor::block_on;
+    use std::collections::VecDeque;
+
+    /// A transport that replays canned replies and records sleeps.
+    struct Canned {
+        replies: RefCell<VecDeque<Result<HttpReply, TransportError>>>,
+        sleeps: RefCell<Vec<u64>>,
+        bodies: RefCell<Vec<String>>,
+    }
+    impl Canned {
+        fn new(r: Vec<Result<HttpReply, TransportError>>) -> Self {
+            Canned { replies: RefCell::new(r.into()), sleeps: RefCell::new(vec![]), bodies: RefCell::new(vec![]) }
+        }
+    }
+    impl Transport for Canned {
+        async fn post_json(&self, _path: &str, body: String, _t: u64) -> Result<HttpReply, TransportError> {
+            self.bodies.borrow_mut().push(body);
+            self.replies.borrow_mut().pop_front().unwrap_or(Err(TransportError::Network("no more replies".into())))
+        }
+        async fn sleep_ms(&self, ms: u64) {
+            self.sleeps.borrow_mut().push(ms);
+        }
+    }
+    fn ok(content: &str) -> Result<HttpReply, TransportError> {
+        let body = serde_json::json!({"model": "gpt-4o-2024-08-06", "choices": [{"message": {"content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1000, "completion_tokens": 100}});
+        Ok(HttpReply { status: 200, retry_after_s: None, body: body.to_string() })
+    }
+    fn status(s: u16, ra: Option<f64>) -> Result<HttpReply, TransportError> {
+        Ok(HttpReply { status: s, retry_after_s: ra, body: r#"{"error":{"message":"nope"}}"#.into() })
+    }
+    const ENTAILS: &str = r#"{"label":"entails","confidence":0.9,"rationale":"ok"}"#;
+
+    #[test]
+    fn rate_limit_waits_for_retry_after_then_succeeds() {
+        let s = Settings::paper();
+        let t = Canned::new(vec![status(429, Some(2.0)), ok(ENTAILS)]);
+        let c = LlmClient::new(&t, &s);
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "PREMISE:\na\n\nHYPOTHESIS:\nb"));
+        assert!(o.succeeded());
+        assert_eq!(o.value.label, EntailmentLabel::Entails);
+        assert_eq!(*t.sleeps.borrow(), vec![2000]);
+        let rec = &c.records()[0];
+        assert_eq!(rec.attempts, 2);
+        assert!((rec.cost_usd.unwrap() - (1000.0 * 2.5 + 100.0 * 10.0) / 1e6).abs() < 1e-12);
+    }
+
+    #[test]
+    fn persistent_server_errors_fall_back_to_neutral_entailment() {
+        let s = Settings::paper();
+        let t = Canned::new(vec![status(500, None), status(500, None), status(502, None), status(503, None)]);
+        let c = LlmClient::new(&t, &s);
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert!(!o.succeeded());
+        assert_eq!(o.value.label, EntailmentLabel::Neutral);
+        assert_eq!(o.value.confidence, 0.0);
+        assert_eq!(t.sleeps.borrow().len(), 3, "three retries with backoff");
+        assert!(c.records()[0].failure.as_ref().unwrap().contains("HTTP 503"));
+    }
+
+    #[test]
+    fn truncated_and_schema_violating_answers_use_the_conservative_default() {
+        let s = Settings::paper();
+        let trunc = Ok(HttpReply {
+            status: 200,
+            retry_after_s: None,
+            body: r#"{"choices":[{"message":{"content":"{\"label\":\"ent"},"finish_reason":"length"}]}"#.into(),
+        });
+        let t = Canned::new(vec![trunc, ok(r#"{"label":"entails","confidence":7,"rationale":"x"}"#)]);
+        let c = LlmClient::new(&t, &s);
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert_eq!(o.value.label, EntailmentLabel::Neutral);
+        assert!(o.failure.unwrap().contains("schema"));
+    }
+
+    #[test]
+    fn rejected_key_stops_every_later_call_without_sending_it() {
+        let s = Settings::paper();
+        let t = Canned::new(vec![status(401, None), ok(ENTAILS)]);
+        let c = LlmClient::new(&t, &s);
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert!(o.failure.unwrap().contains("check the API key"));
+        let o2: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert!(!o2.succeeded());
+        assert_eq!(t.bodies.borrow().len(), 1, "no request after a fatal error");
+        assert!(c.fatal_error().is_some());
+    }
+
+    #[test]
+    fn call_budget_is_enforced() {
+        let mut s = Settings::paper();
+        s.pipeline.max_llm_calls = 1;
+        let t = Canned::new(vec![ok(ENTAILS), ok(ENTAILS)]);
+        let c = LlmClient::new(&t, &s);
+        let _: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert!(o.failure.unwrap().contains("budget"));
+    }
+}
