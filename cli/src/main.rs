@@ -1,1 +1,49 @@
-fn main() {}
+//! `clair`: the CLAIR-Fin method on the command line, over the same core as the web app.
+//!
+//! Subcommands and their JSON shapes are stable contracts (README "CLI contracts"):
+//! `extract`, `tables`, `ingest`, `search`, `ask`.
+
+mod args;
+mod cmd_ask;
+mod cmd_extract;
+mod cmd_index;
+mod http;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  clair extract PDF [--json]
+  clair tables PDF [--json]
+  clair ingest PDF... -o CORPUS [--embedder offline|api]
+  clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]
+  clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]
+
+Model endpoint: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY,
+CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.";
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let Some((cmd, rest)) = argv.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match cmd.as_str() {
+        "extract" => cmd_extract::extract(rest),
+        "tables" => cmd_extract::tables(rest),
+        "ingest" => cmd_index::ingest(rest),
+        "search" => cmd_index::search(rest),
+        "ask" => cmd_ask::ask(rest),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("clair: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
