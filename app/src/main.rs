@@ -1,1 +1,11 @@
-fn main() {}
+//! CLAIR-Fin in the browser: the Leptos shell. All reasoning lives in `clair-core`; this crate owns
+//! the DOM, the key, the worker connection and the fetch-based model transport.
+
+mod platform;
+mod store;
+mod ui;
+mod worker;
+
+fn main() {
+    leptos::mount::mount_to_body(ui::App);
+}

@@ -8,5 +8,8 @@
 pub mod config;
 pub mod corpus;
 pub mod ingest;
+#[cfg(feature = "pdf")]
+pub mod library;
 pub mod llm;
+pub mod protocol;
 pub mod retrieve;

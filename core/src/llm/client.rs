@@ -50,6 +50,9 @@ impl<O> Outcome<O> {
 enum Attempt {
     Ok(String, Usage, Option<String>),
     Transient(String, Option<f64>),
+    /// Nothing answered at all (connection refused, DNS, CORS). Retried; if it persists the
+    /// endpoint is unreachable and the run stops with this message instead of abstaining everywhere.
+    Unreachable(String),
     Content(String, Usage),
     Fatal(String),
 }
@@ -175,6 +178,19 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                     }
                     content_left -= 1;
                 }
+                Attempt::Unreachable(reason) => {
+                    last_reason = reason;
+                    if transient_left == 0 {
+                        *self.fatal.borrow_mut() = Some(last_reason.clone());
+                        break;
+                    }
+                    if self.transport.cancelled() {
+                        break;
+                    }
+                    let n = s.pipeline.max_retries - transient_left;
+                    transient_left -= 1;
+                    self.transport.sleep_ms(s.pipeline.retry_base_ms.saturating_mul(1u64 << n.min(10))).await;
+                }
                 Attempt::Transient(reason, retry_after) => {
                     last_reason = reason;
                     if transient_left == 0 || self.transport.cancelled() {
@@ -208,7 +224,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
         match self.transport.post_json("/chat/completions", body.to_string(), timeout_ms).await {
             Err(TransportError::Timeout) => Attempt::Transient(format!("the model did not answer within {} s", timeout_ms / 1000), None),
             Err(TransportError::Cancelled) => Attempt::Fatal("cancelled by the user".into()),
-            Err(TransportError::Network(e)) => Attempt::Transient(format!("could not reach {}: {e}", self.settings.models.base_url), None),
+            Err(TransportError::Network(e)) => Attempt::Unreachable(format!("could not reach {}: {e}", self.settings.models.base_url)),
             Ok(reply) => classify(reply, &self.settings.models.base_url),
         }
     }
@@ -252,7 +268,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                     }
                     Ok(reply) => match classify(reply, &s.models.base_url) {
                         Attempt::Transient(reason, ra) => Some((reason, ra)),
-                        Attempt::Fatal(reason) | Attempt::Content(reason, _) => return Err(reason),
+                        Attempt::Fatal(reason) | Attempt::Content(reason, _) | Attempt::Unreachable(reason) => return Err(reason),
                         // `classify` only answers Ok for status 200, handled in the arm above.
                         Attempt::Ok(..) => return Err("unexpected reply to an embeddings call".into()),
                     },
@@ -439,6 +455,18 @@ mod tests {
         assert!(!o2.succeeded());
         assert_eq!(t.bodies.borrow().len(), 1, "no request after a fatal error");
         assert!(c.fatal_error().is_some());
+    }
+
+    #[test]
+    fn unreachable_server_is_fatal_after_retries() {
+        let s = Settings::paper();
+        let down = || Err(TransportError::Network("connection refused".into()));
+        let t = Canned::new(vec![down(), down(), down(), down()]);
+        let c = LlmClient::new(&t, &s);
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert!(!o.succeeded());
+        assert!(c.fatal_error().unwrap().contains("could not reach"));
+        assert_eq!(t.bodies.borrow().len(), 4);
     }
 
     #[test]

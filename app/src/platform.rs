@@ -1,0 +1,100 @@
+//! The browser side of core's platform traits: `Transport` over fetch (gloo-net) and `Search` over
+//! the worker. The API key lives only here, in memory, and is added as a header — never in a URL,
+//! a body, the ledger or an export.
+
+use crate::worker;
+use clair_core::config::{Modality, RetrievalSettings};
+use clair_core::corpus::Hit;
+use clair_core::llm::{HttpReply, Transport, TransportError};
+use clair_core::protocol::{FromWorker, ToWorker};
+use clair_core::retrieve::Search;
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+pub struct BrowserTransport {
+    pub base_url: String,
+    pub api_key: String,
+    pub cancel: Rc<Cell<bool>>,
+}
+
+pub async fn sleep_ms(ms: u64) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms.min(i32::MAX as u64) as i32);
+        }
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+impl Transport for BrowserTransport {
+    async fn post_json(&self, path: &str, body: String, timeout_ms: u64) -> Result<HttpReply, TransportError> {
+        if self.cancel.get() {
+            return Err(TransportError::Cancelled);
+        }
+        let url = format!("{}{}", self.base_url.trim_end_matches('/'), path);
+        let controller = web_sys::AbortController::new().map_err(|e| TransportError::Network(format!("{e:?}")))?;
+        let signal = controller.signal();
+        let timed_out = Rc::new(Cell::new(false));
+        let (c2, t2) = (controller.clone(), timed_out.clone());
+        let on_timeout = Closure::once_into_js(move || {
+            t2.set(true);
+            c2.abort();
+        });
+        let timer = web_sys::window()
+            .and_then(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(on_timeout.unchecked_ref(), timeout_ms.min(i32::MAX as u64) as i32).ok());
+        let mut req = gloo_net::http::Request::post(&url).header("Content-Type", "application/json").abort_signal(Some(&signal));
+        if !self.api_key.is_empty() {
+            req = req.header("Authorization", &format!("Bearer {}", self.api_key));
+        }
+        let req = req.body(body).map_err(|e| TransportError::Network(e.to_string()))?;
+        let result = req.send().await;
+        if let (Some(t), Some(w)) = (timer, web_sys::window()) {
+            w.clear_timeout_with_handle(t);
+        }
+        match result {
+            Ok(resp) => {
+                let status = resp.status();
+                let retry_after_s = resp.headers().get("retry-after").and_then(|v| v.trim().parse::<f64>().ok());
+                let body = resp.text().await.unwrap_or_default();
+                Ok(HttpReply { status, retry_after_s, body })
+            }
+            Err(_) if self.cancel.get() => Err(TransportError::Cancelled),
+            Err(_) if timed_out.get() => Err(TransportError::Timeout),
+            Err(e) => Err(TransportError::Network(format!(
+                "{e} (is the server running, is the base URL right, and does it allow cross-origin requests from this page?)"
+            ))),
+        }
+    }
+    async fn sleep_ms(&self, ms: u64) {
+        sleep_ms(ms).await
+    }
+    fn now_ms(&self) -> f64 {
+        now_ms()
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel.get()
+    }
+}
+
+/// Search through the worker's index.
+pub struct WorkerSearch {
+    pub settings: RetrievalSettings,
+}
+
+impl Search for WorkerSearch {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        let id = worker::next_id();
+        let msg = ToWorker::Search { id, query: query.to_string(), k, modality, settings: self.settings.clone() };
+        match worker::request(msg, None).await {
+            FromWorker::Hits { hits, .. } => Ok(hits),
+            FromWorker::Failed { error, .. } => Err(error),
+            other => Err(format!("unexpected worker reply: {other:?}")),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The worker's state as a plain value: the corpus of ingested documents, the offline embedder, and
+//! each page's extracted text. The web worker is a thin shell around `Library::handle`; the same
+//! code is tested natively.
+
+use crate::config::IngestSettings;
+use crate::protocol::{FromWorker, SourceInfo, ToWorker};
+use crate::retrieve::embed::OfflineEmbedder;
+use crate::retrieve::index::Corpus;
+use std::collections::BTreeMap;
+
+pub struct Library {
+    pub corpus: Corpus,
+    embedder: OfflineEmbedder,
+    /// source → page texts (index 0 = page 1).
+    pages: BTreeMap<String, Vec<String>>,
+    infos: BTreeMap<String, SourceInfo>,
+}
+
+impl Default for Library {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Library {
+    pub fn new() -> Self {
+        let embedder = OfflineEmbedder::default();
+        let corpus = Corpus::new("offline", crate::retrieve::embed::Embedder::dims(&embedder));
+        Library { corpus, embedder, pages: BTreeMap::new(), infos: BTreeMap::new() }
+    }
+
+    /// Parse, chunk, embed and index one PDF. A file that yields no text is an error the user can act on.
+    pub fn ingest(
+        &mut self,
+        bytes: &[u8],
+        name: &str,
+        settings: &IngestSettings,
+        now_ms: &dyn Fn() -> f64,
+        progress: &mut dyn FnMut(u32, u32),
+    ) -> Result<SourceInfo, String> {
+        let t0 = now_ms();
+        if !bytes.starts_with(b"%PDF") && !bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
+            return Err(format!("{name} is not a PDF file (it does not start with %PDF)"));
+        }
+        let ex = crate::ingest::extract_with_progress(bytes, name, settings, progress);
+        if ex.encrypted && ex.pages.iter().all(|p| p.text.trim().is_empty()) {
+            return Err(format!("{name} is encrypted and no text could be read: save an unprotected copy and drop it again"));
+        }
+        if ex.pages.is_empty() {
+            let why = ex.warnings.first().cloned().unwrap_or_else(|| "no pages could be read".into());
+            return Err(format!("{name} could not be read: {why}"));
+        }
+        let docs = crate::ingest::documents(&ex, settings);
+        if docs.is_empty() {
+            return Err(format!(
+                "{name} has {} page(s) but no extractable text (a scanned document?): it needs the vision path, which is not enabled",
+                ex.pages.len()
+            ));
+        }
+        let texts: Vec<String> = docs.iter().map(|d| d.text.clone()).collect();
+        let vectors = self.embedder.embed_batch(&texts);
+        let n_docs = docs.len();
+        self.corpus.remove_source(name);
+        self.corpus.add(docs, vectors);
+        let info = SourceInfo {
+            source: name.to_string(),
+            pages: ex.pages.len() as u32,
+            documents: n_docs,
+            tables: ex.pages.iter().map(|p| p.tables.len()).sum(),
+            vision_pages: ex.pages.iter().filter(|p| p.signals.needs_vision).count(),
+            warnings: ex.warnings.clone(),
+            ingest_ms: now_ms() - t0,
+        };
+        self.pages.insert(name.to_string(), ex.pages.iter().map(|p| p.text.clone()).collect());
+        self.infos.insert(name.to_string(), info.clone());
+        Ok(info)
+    }
+
+    pub fn sources(&self) -> Vec<SourceInfo> {
+        self.infos.values().cloned().collect()
+    }
+
+    pub fn page_text(&self, source: &str, page: u32) -> Option<&str> {
+        self.pages.get(source)?.get(page.checked_sub(1)? as usize).map(String::as_str)
+    }
+
+    /// Handle one message. `bytes` accompanies `Ingest`.
+    pub fn handle(
+        &mut self,
+        msg: ToWorker,
+        bytes: Option<&[u8]>,
+        now_ms: &dyn Fn() -> f64,
+        emit: &mut dyn FnMut(FromWorker),
+    ) {
+        match msg {
+            ToWorker::Ingest { id, name, settings } => {
+                let Some(bytes) = bytes else {
+                    emit(FromWorker::Failed { id, error: format!("{name}: no file contents arrived") });
+                    return;
+                };
+                let n2 = name.clone();
+                let mut report = |done: u32, total: u32| emit(FromWorker::Progress { id, name: n2.clone(), done, total });
+                let r = self.ingest(bytes, &name, &settings, now_ms, &mut report);
+                emit(match r {
+                    Ok(info) => FromWorker::Ingested { id, info },
+                    Err(error) => FromWorker::Failed { id, error },
+                });
+            }
+            ToWorker::Search { id, query, k, modality, settings } => {
+                let q = self.embedder.embed(&query);
+                let hits = self.corpus.search(&q, &query, k, modality, &settings);
+                emit(FromWorker::Hits { id, hits });
+            }
+            ToWorker::Remove { id, source } => {
+                self.corpus.remove_source(&source);
+                self.pages.remove(&source);
+                self.infos.remove(&source);
+                emit(FromWorker::Sources { id, sources: self.sources() });
+            }
+            ToWorker::List { id } => emit(FromWorker::Sources { id, sources: self.sources() }),
+            ToWorker::PageText { id, source, page } => match self.page_text(&source, page) {
+                Some(t) => emit(FromWorker::PageText { id, source, page, text: t.to_string() }),
+                None => emit(FromWorker::Failed { id, error: format!("{source} has no page {page}") }),
+            },
+        }
+    }
+}

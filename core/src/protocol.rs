@@ -1,0 +1,76 @@
+//! The message protocol between the app (main thread) and the web worker. Data only, so both sides
+//! and the native tests share one definition. Messages travel as JSON strings; PDF bytes travel
+//! beside the JSON as a transferable `Uint8Array` (never copied into JSON).
+
+use crate::config::{IngestSettings, Modality, RetrievalSettings};
+use crate::corpus::Hit;
+use serde::{Deserialize, Serialize};
+
+/// App → worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToWorker {
+    /// Parse, chunk and index a PDF whose bytes accompany the message.
+    Ingest { id: u64, name: String, settings: IngestSettings },
+    /// Top-k documents for a query.
+    Search { id: u64, query: String, k: usize, modality: Option<Modality>, settings: RetrievalSettings },
+    /// Drop a document from the corpus.
+    Remove { id: u64, source: String },
+    /// List what the corpus holds.
+    List { id: u64 },
+    /// The extracted text of one page (for the viewer).
+    PageText { id: u64, source: String, page: u32 },
+}
+
+/// Summary of one ingested document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceInfo {
+    pub source: String,
+    pub pages: u32,
+    pub documents: usize,
+    pub tables: usize,
+    pub vision_pages: usize,
+    pub warnings: Vec<String>,
+    /// Milliseconds the worker spent parsing and indexing.
+    pub ingest_ms: f64,
+}
+
+/// Worker → app.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FromWorker {
+    Ready,
+    Progress { id: u64, name: String, done: u32, total: u32 },
+    Ingested { id: u64, info: SourceInfo },
+    Hits { id: u64, hits: Vec<Hit> },
+    Sources { id: u64, sources: Vec<SourceInfo> },
+    PageText { id: u64, source: String, page: u32, text: String },
+    /// A request failed; `error` is a message for the user.
+    Failed { id: u64, error: String },
+}
+
+impl FromWorker {
+    pub fn id(&self) -> Option<u64> {
+        match self {
+            FromWorker::Ready => None,
+            FromWorker::Progress { id, .. }
+            | FromWorker::Ingested { id, .. }
+            | FromWorker::Hits { id, .. }
+            | FromWorker::Sources { id, .. }
+            | FromWorker::PageText { id, .. }
+            | FromWorker::Failed { id, .. } => Some(*id),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn messages_round_trip_as_tagged_json() {
+        let m = ToWorker::Search { id: 7, query: "net sales".into(), k: 8, modality: Some(Modality::Table), settings: Default::default() };
+        let s = serde_json::to_string(&m).unwrap();
+        assert!(s.contains(r#""kind":"search""#));
+        assert_eq!(serde_json::from_str::<ToWorker>(&s).unwrap(), m);
+    }
+}

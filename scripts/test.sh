@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install what is missing and run every test: native (core, CLI, mock server), wasm in headless
+# Chromium (wasm-bindgen-test), and browser end-to-end (Playwright driving Debian Chromium against
+# the built dist/ and the mock server).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test
+. scripts/env.sh
+t0=$(date +%s)
+step() { printf '\n\033[1m== %s\033[0m (%ss)\n' "$*" "$(( $(date +%s) - t0 ))"; }
+
+step "native tests: cargo test (core, cli, mock server)"
+cargo test --locked -q -p clair-core -p clair-cli -p clair-mock-server
+
+step "core without the PDF feature (what the app links)"
+cargo test --locked -q -p clair-core --no-default-features --lib
+
+step "wasm tests in headless Chromium: cargo test --target wasm32-unknown-unknown -p clair-worker"
+cargo test --locked -q --target wasm32-unknown-unknown -p clair-worker
+
+step "build the app: trunk build --release"
+trunk build index.html --release
+cargo build --release --locked -q -p clair-mock-server
+
+step "browser end-to-end: node --test tests/e2e"
+node --test --test-concurrency=1 tests/e2e/
+
+step "all tests passed"

@@ -1,0 +1,91 @@
+// Shared pieces of the browser end-to-end tests: a static server for dist/, the project's mock
+// OpenAI-compatible server as a child process, and Debian Chromium driven by playwright-core.
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+export const CORPUS = resolve(ROOT, '../shared/corpus');
+export const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.txt': 'text/plain' };
+
+/** Serve dist/ on 127.0.0.1 (any static server works; this one is in-process). */
+export async function serveDist() {
+  const dist = join(ROOT, 'dist');
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+    if (path.endsWith('/')) path += 'index.html';
+    try {
+      const body = await readFile(join(dist, path));
+      res.writeHead(200, { 'content-type': TYPES[extname(path)] || 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404); res.end('not found');
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Start the mock server; resolves with its base URL (…/v1) and a helper for its admin API. */
+export async function startMock(args = []) {
+  const bin = join(ROOT, 'target/release/clair-mock-server');
+  const child = spawn(bin, ['--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const origin = await new Promise((resolveUrl, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) resolveUrl(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`mock server exited with ${code}`)));
+    setTimeout(() => reject(new Error('mock server did not start in 10 s')), 10000);
+  });
+  const admin = async (path, body) => {
+    const r = await fetch(origin + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return r.json();
+  };
+  return { origin, base: origin + '/v1', admin, stop: () => child.kill() };
+}
+
+/** Debian Chromium, headless, fresh profile, no background networking (TOOLCHAIN.md). */
+export async function launch() {
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const profile = await mkdtemp(join(tmpdir(), 'clair-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_BIN || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  await mkdir(ARTIFACTS, { recursive: true });
+  return context;
+}
+
+/** Open the app and collect console errors (a console error fails a test unless expected). */
+export async function openApp(context, url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('#drop-zone');
+  return { page, errors };
+}
+
+export async function connect(page, base, key) {
+  await page.fill('#base-url', base);
+  await page.fill('#api-key', key);
+  await page.fill('#chat-model', 'gpt-4o-mini');
+}
+
+export function pdf(name) {
+  return join(CORPUS, 'financebench/pdfs', name);
+}
