@@ -2,6 +2,7 @@
 //! the DOM, the key, the worker connection and the fetch-based model transport.
 
 mod platform;
+mod progress;
 mod store;
 mod ui;
 mod worker;

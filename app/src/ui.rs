@@ -2,7 +2,7 @@
 //! a page viewer that citations open. Logic stays in core; this file wires signals to it.
 
 use crate::platform::{now_ms, BrowserTransport, WorkerSearch};
-use crate::store::{self, Connection};
+use crate::store;
 use crate::worker;
 use clair_core::config::Settings;
 use clair_core::export::RunExport;
@@ -157,7 +157,7 @@ pub fn App() -> impl IntoView {
             let client = LlmClient::new(&transport, &settings);
             let search = WorkerSearch { settings: settings.retrieval.clone() };
             let mut on_progress = |ev: clair_core::pipeline::ProgressEvent| {
-                progress.update(|p| p.push(ev.describe()));
+                progress.update(|p| p.push(crate::progress::describe(&ev)));
             };
             let t0 = now_ms();
             let result = clair_core::pipeline::run(&q, &settings, &client, &search, &mut on_progress).await;
@@ -238,8 +238,9 @@ pub fn App() -> impl IntoView {
                             DocStatus::Failed(e) => view! { <span class="status doc-error" role="alert">{e.clone()}</span> }.into_any(),
                         };
                         let n2 = name.clone();
+                        let n3 = name.clone();
                         view! {
-                            <li class="doc" data-name=name.clone()>
+                            <li class="doc" data-name=n3>
                                 <span class="doc-name">{name}</span>
                                 {status}
                                 <button class="link remove" title="Remove this document" on:click=move |_| remove_doc(n2.clone())>"remove"</button>
@@ -300,7 +301,7 @@ pub fn App() -> impl IntoView {
                             <ul class="answer-lines">
                                 {r.answer.lines.iter().map(|l| {
                                     let cites = l.citations.iter().map(|c| {
-                                        let (s, p, h) = (c.source.clone(), c.page, c.snippet.clone());
+                                        let (s, p, h) = (c.source.clone(), c.page, cited_text(&r, &c.node_id));
                                         let label = format!("[{}, p.{}]", c.source, c.page);
                                         view! { <button class="citation" on:click=move |_| open_citation(s.clone(), p, h.clone())>{label}</button> }
                                     }).collect_view();
@@ -324,6 +325,17 @@ pub fn App() -> impl IntoView {
                 }}
             </section>
         </main>
+    }
+}
+
+/// The text of a cited ledger node as it should appear on the page (a passage, or a cell's value).
+fn cited_text(run: &RunExport, node_id: &str) -> Option<String> {
+    use clair_core::ledger::graph::NodeKind;
+    let node = run.ledger.nodes.iter().find(|n| n.node_id == node_id)?;
+    match &node.kind {
+        NodeKind::TextSpan { text, .. } => Some(text.clone()),
+        NodeKind::TableCell { value, .. } => Some(value.clone()),
+        _ => None,
     }
 }
 

@@ -1,4 +1,128 @@
-//! `clair ask` (owned by the pipeline work).
-pub fn ask(_args: &[String]) -> Result<(), String> {
-    Err("ask: pipeline not wired yet".into())
+//! `clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]`
+//!
+//! Runs the CLAIR-Fin pipeline natively against any OpenAI-compatible endpoint over a corpus written
+//! by `clair ingest`. With `--json` prints the run export (`clair-fin/run@1`); otherwise the answer
+//! text, with progress on stderr. Environment: OPENAI_BASE_URL (default https://api.openai.com/v1),
+//! OPENAI_API_KEY, CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.
+
+use crate::args::Args;
+use crate::http::NativeTransport;
+use clair_core::config::{Modality, RetrievalSettings, Settings};
+use clair_core::corpus::Hit;
+use clair_core::llm::{LlmClient, Transport};
+use clair_core::pipeline::{self, ClaimPhase, ProgressEvent};
+use clair_core::retrieve::{ApiEmbedder, Corpus, LocalSearch, OfflineEmbedder, Search};
+
+const USAGE: &str = "usage: clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]";
+
+fn settings(a: &Args) -> Result<Settings, String> {
+    let mut s = match a.value("--config") {
+        Some(p) => Settings::from_toml(&std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?)?,
+        None => Settings::paper(),
+    };
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    if let Some(u) = env("OPENAI_BASE_URL") {
+        s.models.base_url = u;
+    }
+    if let Some(m) = env("CLAIR_CHAT_MODEL") {
+        s.models.chat_model = m;
+    }
+    if let Some(m) = env("CLAIR_VISION_MODEL") {
+        s.models.vision_model = m;
+    }
+    if let Some(m) = env("CLAIR_EMBEDDING_MODEL") {
+        s.models.embedding_model = m;
+    }
+    if let Some(u) = a.value("--base-url") {
+        s.models.base_url = u.into();
+    }
+    if let Some(m) = a.value("--model") {
+        s.models.chat_model = m.into();
+    }
+    s.validate()?;
+    Ok(s)
+}
+
+/// Search an API-embedded corpus: embed the query with the same model, then the usual blend.
+struct ApiSearch<'a, 'b, 'c, T: Transport> {
+    corpus: &'a Corpus,
+    embedder: ApiEmbedder<'b, 'c, T>,
+    settings: &'a RetrievalSettings,
+}
+
+impl<T: Transport> Search for ApiSearch<'_, '_, '_, T> {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        let q = self.embedder.embed(query).await?;
+        Ok(self.corpus.search(&q, query, k, modality, self.settings))
+    }
+}
+
+fn render(e: &ProgressEvent) -> Option<String> {
+    Some(match e {
+        ProgressEvent::Started { .. } => "planning…".into(),
+        ProgressEvent::Planned { claims, .. } => {
+            let mut s = format!("{} claim(s):", claims.len());
+            for c in claims {
+                s.push_str(&format!("\n  {} [{}] {}", c.claim_id, c.claim_type.as_str(), c.text));
+            }
+            s
+        }
+        ProgressEvent::Claim { claim_id, phase, totals } => {
+            let what = match phase {
+                ClaimPhase::Evidence => "gathering evidence".to_string(),
+                ClaimPhase::Guardian { evidence, coverage_bp, escalated } => {
+                    format!("{evidence} evidence item(s), coverage {:.2} → {}", *coverage_bp as f64 / 10_000.0, if *escalated { "debate" } else { "fast path" })
+                }
+                ClaimPhase::Affirmative { stage, .. } => format!("affirmative brief ({stage})"),
+                ClaimPhase::Custody { stage, verdict } => format!("custody check ({stage}): {verdict:?}"),
+                ClaimPhase::Adversarial { stage, high_findings, recommend_abstain, .. } => {
+                    format!("adversarial review ({stage}): {high_findings} high finding(s){}", if *recommend_abstain { ", recommends abstaining" } else { "" })
+                }
+                ClaimPhase::Audit => "terminal audit".to_string(),
+                ClaimPhase::Judged { label, reason, .. } => format!("{} — {reason}", label.as_str()),
+            };
+            format!("  {claim_id}: {what}   [{} calls, ${:.4}]", totals.calls, totals.cost_usd)
+        }
+        ProgressEvent::Synthesizing { .. } => "synthesizing…".into(),
+        ProgressEvent::Finished { totals, .. } => format!(
+            "done: {} calls, {} in / {} out tokens, ${:.4}{}",
+            totals.calls,
+            totals.input_tokens,
+            totals.output_tokens,
+            totals.cost_usd,
+            if totals.unpriced_models.is_empty() { String::new() } else { format!(" (+ unpriced: {})", totals.unpriced_models.join(", ")) }
+        ),
+    })
+}
+
+pub fn ask(raw: &[String]) -> Result<(), String> {
+    let a = Args::parse(raw)?;
+    let [path, question] = &a.positional[..] else {
+        return Err(USAGE.into());
+    };
+    let json = a.has("--json");
+    let s = settings(&a)?;
+    let corpus = Corpus::from_bytes(&std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?).map_err(|e| format!("{path}: {e}"))?;
+    let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
+    let t = NativeTransport::new(&s.models.base_url, key);
+    let client = LlmClient::new(&t, &s);
+    let mut on_progress = |e: ProgressEvent| {
+        if let Some(line) = render(&e) {
+            eprintln!("{line}");
+        }
+    };
+    let run = if corpus.embedder.starts_with("api:") {
+        let search = ApiSearch { corpus: &corpus, embedder: ApiEmbedder::new(&client, corpus.dims), settings: &s.retrieval };
+        futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
+    } else {
+        let e = OfflineEmbedder::new(corpus.dims);
+        let search = LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval };
+        futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
+    };
+    if json {
+        println!("{}", run.to_json());
+    } else {
+        println!("{}", run.answer.text);
+    }
+    Ok(())
 }

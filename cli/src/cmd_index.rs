@@ -1,7 +1,200 @@
 //! `clair ingest` and `clair search` (owned by the retrieval work).
-pub fn ingest(_args: &[String]) -> Result<(), String> {
-    Err("ingest: retrieval not wired yet".into())
+//!
+//! `clair ingest PDF... -o CORPUS [--embedder offline|api] [--dims N] [--config SETTINGS.toml] [--pdftotext]`
+//!   extracts documents, embeds them and writes the corpus blob (`Corpus::to_bytes`). An existing
+//!   CORPUS is extended (same ids replace; a re-ingested file replaces its old documents).
+//! `clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]`
+//!   → `{"hits": [{"id","source","page","modality","score","text"}]}`, best first.
+
+use crate::args::Args;
+use crate::http::NativeTransport;
+use clair_core::config::{Modality, Settings};
+use clair_core::corpus::Doc;
+use clair_core::llm::LlmClient;
+use clair_core::retrieve::embed::{api_default_dims, embedding_inputs};
+use clair_core::retrieve::{ApiEmbedder, Corpus, Embedder, LocalSearch, OfflineEmbedder};
+
+fn settings(a: &Args) -> Result<Settings, String> {
+    let mut s = match a.value("--config") {
+        Some(p) => Settings::from_toml(&std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?)?,
+        None => Settings::paper(),
+    };
+    if let Ok(u) = std::env::var("OPENAI_BASE_URL") {
+        s.models.base_url = u;
+    }
+    if let Ok(m) = std::env::var("CLAIR_EMBEDDING_MODEL") {
+        s.models.embedding_model = m;
+    }
+    if let Some(u) = a.value("--base-url") {
+        s.models.base_url = u.into();
+    }
+    Ok(s)
 }
-pub fn search(_args: &[String]) -> Result<(), String> {
-    Err("search: retrieval not wired yet".into())
+
+pub fn ingest(raw: &[String]) -> Result<(), String> {
+    let a = Args::parse(raw)?;
+    let out = a.value("-o").or(a.value("--out")).ok_or("ingest needs -o CORPUS")?;
+    if a.positional.is_empty() {
+        return Err("ingest needs at least one PDF".into());
+    }
+    let mut s = settings(&a)?;
+    let kind = a.value("--embedder").unwrap_or(if std::env::var("OPENAI_API_KEY").is_ok() { "api" } else { "offline" });
+    let dims: Option<usize> = a.value("--dims").map(|d| d.parse().map_err(|_| format!("--dims {d} is not a number"))).transpose()?;
+
+    let mut docs: Vec<Doc> = vec![];
+    for pdf in &a.positional {
+        let d = if a.has("--pdftotext") { pdftotext_documents(pdf, &s)? } else { documents_of(pdf, &s)? };
+        eprintln!("{pdf}: {} documents", d.len());
+        docs.extend(d);
+    }
+    let inputs = embedding_inputs(&docs);
+    let (name, dims, vectors) = match kind {
+        "offline" => {
+            let e = dims.map(OfflineEmbedder::new).unwrap_or_default();
+            (e.name(), e.dims(), e.embed_documents(&inputs))
+        }
+        "api" => {
+            if let Some(d) = dims {
+                s.models.embedding_dimensions = Some(d as u32);
+            }
+            let d = s.models.embedding_dimensions.map(|d| d as usize).unwrap_or_else(|| api_default_dims(&s.models.embedding_model));
+            let t = NativeTransport::new(&s.models.base_url, std::env::var("OPENAI_API_KEY").ok());
+            let client = LlmClient::new(&t, &s);
+            let e = ApiEmbedder::new(&client, d);
+            let v = futures::executor::block_on(e.embed_batch(&inputs))?;
+            (e.name(), d, v)
+        }
+        other => return Err(format!("unknown embedder `{other}` (offline or api)")),
+    };
+    let mut corpus = match std::fs::read(out) {
+        Ok(b) => match Corpus::from_bytes(&b) {
+            Ok(c) if c.embedder == name => c,
+            Ok(c) => return Err(format!("{out} holds `{}` vectors, not `{name}`; write a new corpus", c.embedder)),
+            Err(e) => {
+                eprintln!("{out}: {e}; starting a new corpus");
+                Corpus::new(name.clone(), dims)
+            }
+        },
+        Err(_) => Corpus::new(name.clone(), dims),
+    };
+    for pdf in &a.positional {
+        corpus.remove_source(&file_name(pdf));
+    }
+    corpus.add(docs, vectors)?;
+    std::fs::write(out, corpus.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
+    eprintln!("{out}: {} documents from {} files", corpus.len(), corpus.sources().len());
+    Ok(())
+}
+
+pub fn search(raw: &[String]) -> Result<(), String> {
+    let a = Args::parse(raw)?;
+    let [path, query] = &a.positional[..] else {
+        return Err("usage: clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]".into());
+    };
+    let s = settings(&a)?;
+    let k: usize = match a.value("--k") {
+        Some(k) => k.parse().map_err(|_| format!("--k {k} is not a number"))?,
+        None => s.retrieval.k_narrative,
+    };
+    let modality = match a.value("--modality") {
+        Some(m) => Some(Modality::parse(m).ok_or_else(|| format!("unknown modality `{m}`"))?),
+        None => None,
+    };
+    let corpus = Corpus::from_bytes(&std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?)
+        .map_err(|e| format!("{path}: {e}"))?;
+    let hits = if corpus.embedder.starts_with("api:") {
+        let t = NativeTransport::new(&s.models.base_url, std::env::var("OPENAI_API_KEY").ok());
+        let client = LlmClient::new(&t, &s);
+        let e = ApiEmbedder::new(&client, corpus.dims);
+        let q = futures::executor::block_on(e.embed(query))?;
+        corpus.search(&q, query, k, modality, &s.retrieval)
+    } else {
+        let dims = corpus.dims;
+        let e = OfflineEmbedder::new(dims);
+        LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval }.search_now(query, k, modality)?
+    };
+    if a.has("--json") {
+        let hits: Vec<serde_json::Value> = hits
+            .iter()
+            .map(|h| {
+                serde_json::json!({"id": h.doc.id, "source": h.doc.source, "page": h.doc.page,
+                    "modality": h.doc.modality.as_str(), "score": h.score, "text": h.doc.text})
+            })
+            .collect();
+        println!("{}", serde_json::json!({ "hits": hits }));
+    } else {
+        for h in &hits {
+            let preview: String = h.doc.text.chars().take(160).collect::<String>().replace('\n', " ");
+            println!("{:.4}  {} p{} [{}]  {}", h.score, h.doc.source, h.doc.page, h.doc.modality.as_str(), preview);
+        }
+    }
+    Ok(())
+}
+
+fn file_name(path: &str) -> String {
+    std::path::Path::new(path).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| path.to_string())
+}
+
+/// Phase I ingestion in core: positioned text, tables, chunks and documents.
+fn documents_of(pdf: &str, s: &Settings) -> Result<Vec<Doc>, String> {
+    let bytes = std::fs::read(pdf).map_err(|e| format!("cannot read {pdf}: {e}"))?;
+    let ex = clair_core::ingest::extract(&bytes, &file_name(pdf), &s.ingest);
+    Ok(clair_core::ingest::documents(&ex, &s.ingest))
+}
+
+/// Measurement baseline (`--pdftotext`): pdftotext per page, chunked at line boundaries to
+/// ≈ `chunk_target_chars` with the last two lines repeated as overlap. Needs poppler-utils.
+fn pdftotext_documents(pdf: &str, s: &Settings) -> Result<Vec<Doc>, String> {
+    let source = file_name(pdf);
+    let out = std::process::Command::new("pdftotext")
+        .args(["-enc", "UTF-8", pdf, "-"])
+        .output()
+        .map_err(|e| format!("pdftotext: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{pdf}: pdftotext failed"));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let target = s.ingest.chunk_target_chars.max(100);
+    let mut docs = vec![];
+    for (pi, page) in text.split('\u{c}').enumerate() {
+        let lines: Vec<&str> = page.lines().filter(|l| !l.trim().is_empty()).collect();
+        let mut chunk: Vec<&str> = vec![];
+        let mut len = 0;
+        let mut n = 0;
+        let mut flush = |chunk: &[&str], n: &mut usize| {
+            let t = chunk.join("\n");
+            if t.trim().is_empty() {
+                return;
+            }
+            docs.push(Doc {
+                id: clair_core::corpus::doc_id(&source, pi as u32 + 1, Modality::Text, &n.to_string()),
+                source: source.clone(),
+                page: pi as u32 + 1,
+                page_label: None,
+                section: None,
+                modality: Modality::Text,
+                text: t,
+                bboxes: vec![],
+                page_size: (0.0, 0.0),
+                confidence: Default::default(),
+                table: None,
+                chart: None,
+            });
+            *n += 1;
+        };
+        for l in lines {
+            chunk.push(l);
+            len += l.len() + 1;
+            if len >= target {
+                flush(&chunk, &mut n);
+                let keep = chunk.len().saturating_sub(2);
+                chunk.drain(..keep);
+                len = chunk.iter().map(|l| l.len() + 1).sum();
+            }
+        }
+        if chunk.len() > 2 || n == 0 {
+            flush(&chunk, &mut n);
+        }
+    }
+    Ok(docs)
 }

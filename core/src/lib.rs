@@ -13,3 +13,12 @@ pub mod library;
 pub mod llm;
 pub mod protocol;
 pub mod retrieve;
+// CLAIR-Fin method (issue 5): agents, ledger, deterministic tools, orchestration, export.
+pub mod agents;
+pub mod authority;
+pub mod calc;
+pub mod export;
+pub mod ledger;
+pub mod pipeline;
+pub mod prompts;
+pub mod risk;

@@ -1,2 +1,275 @@
 //! Phase I ingestion (paper §3.2, spec §4): PDF → pages → positioned glyphs → words, lines, blocks in
 //! reading order → tables → chunks and corpus documents with deterministic ids.
+//!
+//! Two parsers, each for what it does well (PDF_NOTES.md): `hayro-interpret` hands over every glyph
+//! with its transform and Unicode (ToUnicode, Adobe Glyph List, CID CMaps, embedded substitutes for
+//! the 14 standard fonts) and is the same interpreter the worker renders pages with, so highlight
+//! boxes line up with the picture by construction; `pdf` (pdf-rs, tolerant parsing) reads what hayro
+//! does not expose — the outline (section titles), `/PageLabels` (printed page numbers) and the
+//! document title.
+//!
+//! Layout (`layout`), tables (`table`), chunking (`chunk`) and documents (`docs`) work on values
+//! already extracted and compile without the `pdf` feature, so the browser app can use them.
+//!
+//! Invariant: nothing here panics on PDF-derived data or hangs on it; whatever could not be read
+//! becomes a line in `Extracted::warnings` and the rest of the document still comes through.
+
+pub mod chunk;
+mod docs;
+pub mod layout;
+#[cfg(feature = "pdf")]
+mod read;
+#[cfg(feature = "pdf")]
+mod structure;
+pub mod table;
+
+use crate::corpus::BBox;
+use serde::{Deserialize, Serialize};
+
+pub use docs::documents;
+pub use layout::Glyph;
+
+/// Everything read from one PDF.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Extracted {
+    pub source: String,
+    pub pages: Vec<Page>,
+    /// What could not be read (a page, a font, the outline …), in words a user can act on.
+    pub warnings: Vec<String>,
+    pub encrypted: bool,
+    pub title: Option<String>,
+    pub outline: Vec<OutlineEntry>,
+}
+
+/// One entry of the document outline (bookmarks), flattened in document order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutlineEntry {
+    pub title: String,
+    /// 1-based physical page the entry points at.
+    pub page: u32,
+    /// Nesting depth, 0 for top level.
+    #[serde(default)]
+    pub level: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    /// 1-based physical page number.
+    pub page: u32,
+    /// Size in points after `/Rotate` is applied.
+    pub width: f32,
+    pub height: f32,
+    /// Printed page label (`/PageLabels`), e.g. "iv" or "F-3".
+    pub label: Option<String>,
+    /// Title of the outline entry this page falls under.
+    pub section: Option<String>,
+    /// Page text in reading order; blocks separated by blank lines.
+    pub text: String,
+    pub blocks: Vec<Block>,
+    pub tables: Vec<Table>,
+    pub signals: PageSignals,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockKind {
+    Text,
+    Table,
+    Image,
+    Chart,
+}
+
+/// A region of the page in reading order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Block {
+    pub kind: BlockKind,
+    /// Points, origin top-left, page rotation applied.
+    pub bbox: BBox,
+    pub text: String,
+}
+
+/// Spec §4.1: the signals that route a page to the vision path.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageSignals {
+    /// Share of non-whitespace characters that are control characters, unmapped glyphs or
+    /// private-use code points (§4.1 garbled test, widened to what a glyph-level reader can see).
+    pub garbled_share: f64,
+    /// Vector drawing paths on the page (§4.1 chart signal).
+    pub drawing_paths: usize,
+    /// Largest share of the page area covered by one raster image (§4.1 image signal).
+    pub image_area_share: f64,
+    /// §4.1 step 5 negated: garbled text, a chart signal or an image signal.
+    pub needs_vision: bool,
+}
+
+/// One table cell; rows and columns are 0-based.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub row: usize,
+    pub col: usize,
+    pub row_span: usize,
+    pub col_span: usize,
+    pub text: String,
+    pub bbox: BBox,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub bbox: BBox,
+    pub cells: Vec<Cell>,
+    pub caption: String,
+    /// The table goes on from the last table of the previous page (same columns, no caption).
+    pub continues_from_previous: bool,
+    pub n_rows: usize,
+    pub n_cols: usize,
+    /// Rows that are header rows (0-based, at the top).
+    pub header_rows: usize,
+    /// Found from ruling lines rather than from text alignment alone.
+    pub ruled: bool,
+}
+
+impl Table {
+    /// The table as a dense grid of cell texts (spanning cells repeat only in their first slot).
+    pub fn grid(&self) -> Vec<Vec<String>> {
+        let mut g = vec![vec![String::new(); self.n_cols]; self.n_rows];
+        for c in &self.cells {
+            if let Some(slot) = g.get_mut(c.row).and_then(|r| r.get_mut(c.col)) {
+                *slot = c.text.clone();
+            }
+        }
+        g
+    }
+}
+
+/// Read a PDF. Never panics and never hangs; unreadable pages become warnings.
+#[cfg(feature = "pdf")]
+pub fn extract(bytes: &[u8], source: &str, settings: &crate::config::IngestSettings) -> Extracted {
+    read::extract(bytes, source, settings, &mut |_, _| {})
+}
+
+/// As [`extract`], calling `progress(done, total)` after each page (the worker reports it to the UI).
+#[cfg(feature = "pdf")]
+pub fn extract_with_progress(
+    bytes: &[u8],
+    source: &str,
+    settings: &crate::config::IngestSettings,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Extracted {
+    read::extract(bytes, source, settings, progress)
+}
+
+/// The `clair extract --json` contract: points, origin top-left, 1-based pages, text in reading order.
+pub fn extract_json(ex: &Extracted) -> serde_json::Value {
+    let pages: Vec<serde_json::Value> = ex
+        .pages
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "page": p.page,
+                "width": p.width,
+                "height": p.height,
+                "label": p.label,
+                "section": p.section,
+                "text": p.text,
+                "blocks": p.blocks,
+                "signals": p.signals,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "source": ex.source,
+        "title": ex.title,
+        "encrypted": ex.encrypted,
+        "warnings": ex.warnings,
+        "pages": pages,
+    })
+}
+
+/// The `clair tables --json` contract (0-based rows/cols, points, origin top-left).
+pub fn tables_json(ex: &Extracted) -> serde_json::Value {
+    let mut tables = vec![];
+    for p in &ex.pages {
+        for t in &p.tables {
+            let cells: Vec<serde_json::Value> = t
+                .cells
+                .iter()
+                .map(|c| {
+                    serde_json::json!({
+                        "row": c.row, "col": c.col, "row_span": c.row_span, "col_span": c.col_span,
+                        "text": c.text, "bbox": c.bbox,
+                    })
+                })
+                .collect();
+            tables.push(serde_json::json!({
+                "page": p.page,
+                "bbox": t.bbox,
+                "caption": t.caption,
+                "continues_from_previous": t.continues_from_previous,
+                "header_rows": t.header_rows,
+                "cells": cells,
+            }));
+        }
+    }
+    serde_json::json!({ "source": ex.source, "tables": tables })
+}
+
+/// Turn glyphs and drawing facts of one page into a [`Page`] (layout, tables, signals). Shared by the
+/// native reader and any other glyph source.
+pub fn build_page(
+    number: u32,
+    width: f32,
+    height: f32,
+    glyphs: Vec<Glyph>,
+    graphics: &layout::Graphics,
+    settings: &crate::config::IngestSettings,
+) -> Page {
+    let garbled = glyphs.iter().filter(|g| g.garbled).count();
+    let visible = glyphs
+        .iter()
+        .filter(|g| g.garbled || !g.c.is_whitespace())
+        .count();
+    let garbled_share = if visible == 0 {
+        0.0
+    } else {
+        garbled as f64 / visible as f64
+    };
+    let area = (width as f64 * height as f64).max(1.0);
+    let image_area_share = graphics
+        .images
+        .iter()
+        .map(|b| {
+            let x0 = b[0].max(0.0);
+            let y0 = b[1].max(0.0);
+            let x1 = b[2].min(width);
+            let y1 = b[3].min(height);
+            ((x1 - x0).max(0.0) as f64 * (y1 - y0).max(0.0) as f64) / area
+        })
+        .fold(0.0, f64::max);
+    let lay = layout::lay_out(glyphs, width, height);
+    let tables = table::detect(&lay, graphics, width, height);
+    let (blocks, text) =
+        layout::blocks_with_tables(&lay, &tables, graphics, width, height, settings);
+    let text_ok = !text.trim().is_empty() && garbled_share <= settings.garbled_share;
+    let chart = graphics.paths >= settings.chart_min_paths;
+    let image = image_area_share >= settings.image_min_area_share;
+    let has_anything = !text.trim().is_empty() || graphics.paths > 0 || !graphics.images.is_empty();
+    // §4.1 steps 5–7: vision unless text is usable and there is no chart or image signal; an empty
+    // page (no text, images or drawings) is skipped, not sent to vision.
+    let needs_vision = has_anything && (!text_ok || chart || image);
+    Page {
+        page: number,
+        width,
+        height,
+        label: None,
+        section: None,
+        text,
+        blocks,
+        tables,
+        signals: PageSignals {
+            garbled_share,
+            drawing_paths: graphics.paths,
+            image_area_share,
+            needs_vision,
+        },
+    }
+}

@@ -148,7 +148,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
         let started = self.transport.now_ms();
         let mut transient_left = s.pipeline.max_retries;
         let mut content_left = 1u32;
-        let mut last_reason = String::new();
+        let mut last_reason;
         loop {
             record.attempts += 1;
             let attempt = self.attempt(&body, s.pipeline.request_timeout_ms).await;

@@ -1,6 +1,19 @@
 //! Retrieval (paper §3.4, spec §5): embed, index per modality, blend dense and lexical scores.
+//!
+//! - `lexical` — the reference's term rule and overlap score;
+//! - `embed` — the `Embedder` trait, the offline financial-text embedder, the API embedder;
+//! - `index` — `Corpus`: documents + per-modality vector slabs, exact scan, optional HNSW, persistence;
+//! - `blend` — the 0.65 · 1/(1+d) + 0.35 · ℓ rerank over the 4k pool.
 
-use crate::config::Modality;
+pub mod blend;
+pub mod embed;
+pub mod index;
+pub mod lexical;
+
+pub use embed::{ApiEmbedder, Embedder, OfflineEmbedder};
+pub use index::Corpus;
+
+use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::Hit;
 
 /// What the pipeline needs from an index: the top `k` documents for a query, optionally restricted
@@ -10,3 +23,34 @@ use crate::corpus::Hit;
 pub trait Search {
     async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String>;
 }
+
+/// A corpus searched in-process with the offline embedder (CLI, tests, the worker without a key).
+pub struct LocalSearch<'a> {
+    pub corpus: &'a Corpus,
+    pub embedder: &'a OfflineEmbedder,
+    pub settings: &'a RetrievalSettings,
+}
+
+impl LocalSearch<'_> {
+    /// Synchronous form of `Search::search`.
+    pub fn search_now(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        if self.corpus.embedder != self.embedder.name() {
+            return Err(format!(
+                "the corpus was embedded with `{}`, not `{}`: search it with the same embedder or ingest again",
+                self.corpus.embedder,
+                self.embedder.name()
+            ));
+        }
+        let q = self.embedder.embed_query(query, self.corpus.term_stats(self.embedder));
+        Ok(self.corpus.search(&q, query, k, modality, self.settings))
+    }
+}
+
+impl Search for LocalSearch<'_> {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.search_now(query, k, modality)
+    }
+}
+
+#[cfg(test)]
+mod tests;

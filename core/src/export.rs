@@ -1,0 +1,329 @@
+//! The run export: everything a run produced, as one versioned, serde-lossless JSON document
+//! (`"schema": "clair-fin/run@1"`), plus GraphML (the ledger graph) and CSV (one row per claim).
+//! The app, the CLI and the evaluation read and write this one shape (spec §7.3, extended).
+//!
+//! Invariants: settings are included and never hold an API key (`Settings` has no key field);
+//! every published line's citations point at ledger nodes with a source and page; the ledger dump
+//! re-imports with `Ledger::from_dump`.
+
+use crate::agents::adversarial::Review;
+use crate::agents::entailment::Entailment;
+use crate::agents::judge::VerdictLabel;
+use crate::agents::synthesizer::Rephrase;
+use crate::config::{ClaimType, Modality, Settings};
+use crate::corpus::BBox;
+use crate::ledger::docket::DocketSummary;
+use crate::ledger::{CustodyEvent, DocketEntry, Ledger, LedgerDump, Node};
+use crate::llm::CallRecord;
+use crate::risk::Hri;
+use serde::{Deserialize, Serialize};
+
+pub const SCHEMA: &str = "clair-fin/run@1";
+
+/// The JSON Schema of this layout (kept equal to the code by a test).
+pub const JSON_SCHEMA: &str = include_str!("export/run.schema.json");
+
+/// A pointer from an answer line to a page region.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Citation {
+    pub source: String,
+    pub page: u32,
+    pub node_id: String,
+    #[serde(default)]
+    pub bboxes: Vec<BBox>,
+    #[serde(default)]
+    pub page_size: (f32, f32),
+}
+
+impl Citation {
+    /// The citation for a ledger node, if the node has a source and page.
+    pub fn of(ledger: &Ledger, node_id: &str) -> Option<Citation> {
+        let n = ledger.node(node_id)?;
+        let (source, page) = n.source_page()?;
+        let (bboxes, page_size) = n.locator().map(|l| (l.bboxes.clone(), l.page_size)).unwrap_or_default();
+        Some(Citation { source: source.to_string(), page, node_id: node_id.to_string(), bboxes, page_size })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerLine {
+    pub claim_id: String,
+    /// False for an abstention line.
+    pub published: bool,
+    pub text: String,
+    pub citations: Vec<Citation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The final text (the checked rephrase, or the raw lines).
+    pub text: String,
+    /// No claim was published (paper §3.9).
+    pub abstained: bool,
+    /// Some claims were published and some were not.
+    pub partial: bool,
+    pub lines: Vec<AnswerLine>,
+}
+
+/// A support node as the claim report shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceRef {
+    pub node: Node,
+    pub modality: Option<Modality>,
+    /// score(u, c): the retrieval confidence on its SUPPORTS edge.
+    pub score: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefRecord {
+    /// `initial`, `repair`, `rebuttal <n>`.
+    pub stage: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DebateTranscript {
+    pub briefs: Vec<BriefRecord>,
+    pub reviews: Vec<Review>,
+    /// ρ: rebuttal rounds used.
+    pub rebuttal_rounds: u32,
+    /// Custody repairs used.
+    pub repairs: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimReport {
+    pub claim_id: String,
+    pub text: String,
+    pub claim_type: ClaimType,
+    pub fallback: bool,
+    pub label: VerdictLabel,
+    pub published: bool,
+    pub audit_passed: bool,
+    /// Why the claim ended as it did.
+    pub reason: String,
+    pub winning_modality: Option<Modality>,
+    /// s(c).
+    pub s: f64,
+    /// A(c) in basis points.
+    pub coverage_bp: u32,
+    pub escalated: bool,
+    pub escalation_reason: String,
+    /// Only for published, audited claims; carries its four weighted terms.
+    pub hri: Option<Hri>,
+    pub answer_fragment: String,
+    pub evidence: Vec<EvidenceRef>,
+    pub debate: DebateTranscript,
+    pub custody: Vec<CustodyEvent>,
+    pub docket: Option<DocketEntry>,
+    pub citations: Vec<Citation>,
+    pub terminal_entailment: Option<Entailment>,
+    /// Model calls made for this claim, in order.
+    pub calls: Vec<CallRecord>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    pub calls: u32,
+    /// Calls that ended with the conservative default.
+    pub failed_calls: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Cost of the priced calls.
+    pub cost_usd: f64,
+    /// Models with no pricing entry (their cost is unknown, not 0).
+    pub unpriced_models: Vec<String>,
+}
+
+impl Totals {
+    pub fn of(records: &[CallRecord]) -> Totals {
+        let mut t = Totals::default();
+        for r in records {
+            t.calls += 1;
+            t.failed_calls += r.failure.is_some() as u32;
+            t.input_tokens += r.usage.input_tokens;
+            t.output_tokens += r.usage.output_tokens;
+            match r.cost_usd {
+                Some(c) => t.cost_usd += c,
+                None => {
+                    if !t.unpriced_models.contains(&r.model) {
+                        t.unpriced_models.push(r.model.clone());
+                    }
+                }
+            }
+        }
+        t.cost_usd = (t.cost_usd * 1e6).round() / 1e6;
+        t
+    }
+}
+
+/// How the answer was produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunMode {
+    /// The full method (possibly with mechanism ablations; see `settings.ablations`).
+    ClairFin,
+    /// Single-pass retrieve-then-answer baseline.
+    VanillaRag,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunExport {
+    /// Always `clair-fin/run@1` for this layout.
+    #[serde(rename = "schema")]
+    pub schema_version: String,
+    /// Derived from a hash of the question and the settings: the same inputs give the same id.
+    pub run_id: String,
+    pub question: String,
+    pub mode: RunMode,
+    pub settings: Settings,
+    pub answer: Answer,
+    pub rephrase: Rephrase,
+    pub claims: Vec<ClaimReport>,
+    pub ledger: LedgerDump,
+    pub docket_summary: DocketSummary,
+    /// Every model call of the run, planner first, then claim by claim, then the synthesizer.
+    pub calls: Vec<CallRecord>,
+    pub totals: Totals,
+}
+
+impl RunExport {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"export failed: {e}\"}}"))
+    }
+
+    /// Read an export back, refusing other schema versions with a clear message.
+    pub fn from_json(s: &str) -> Result<RunExport, String> {
+        let v: serde_json::Value = serde_json::from_str(s).map_err(|e| format!("not a JSON run export: {e}"))?;
+        match v.get("schema").and_then(|x| x.as_str()) {
+            Some(SCHEMA) => {}
+            Some(other) => return Err(format!("unsupported run export schema `{other}` (this build reads `{SCHEMA}`)")),
+            None => return Err("not a CLAIR-Fin run export (no `schema` field)".into()),
+        }
+        serde_json::from_value(v).map_err(|e| format!("run export does not match `{SCHEMA}`: {e}"))
+    }
+}
+
+/// Run id from the question and the settings (FNV-1a, 64 bit): caller-independent and stable.
+pub fn run_id(question: &str, settings: &Settings) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in question.as_bytes().iter().chain([0u8].iter()).chain(settings.to_toml().as_bytes()) {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("run-{h:016x}")
+}
+
+fn xml_escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' && c != '\r' => {}
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// The ledger as GraphML (nodes with type, claim, label, source, page; edges with relation, score).
+pub fn to_graphml(run: &RunExport) -> String {
+    let mut o = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n");
+    for (id, for_, name, ty) in [
+        ("d0", "node", "node_type", "string"),
+        ("d1", "node", "claim_id", "string"),
+        ("d2", "node", "label", "string"),
+        ("d3", "node", "source", "string"),
+        ("d4", "node", "page", "int"),
+        ("d5", "edge", "relation", "string"),
+        ("d6", "edge", "score", "double"),
+    ] {
+        o.push_str(&format!("  <key id=\"{id}\" for=\"{for_}\" attr.name=\"{name}\" attr.type=\"{ty}\"/>\n"));
+    }
+    o.push_str(&format!("  <graph id=\"{}\" edgedefault=\"directed\">\n", xml_escape(&run.run_id)));
+    for n in &run.ledger.nodes {
+        o.push_str(&format!("    <node id=\"{}\">\n", xml_escape(&n.node_id)));
+        o.push_str(&format!("      <data key=\"d0\">{}</data>\n", n.type_name()));
+        o.push_str(&format!("      <data key=\"d1\">{}</data>\n", xml_escape(&n.claim_id)));
+        o.push_str(&format!("      <data key=\"d2\">{}</data>\n", xml_escape(&n.content())));
+        if let Some((s, p)) = n.source_page() {
+            o.push_str(&format!("      <data key=\"d3\">{}</data>\n      <data key=\"d4\">{p}</data>\n", xml_escape(s)));
+        }
+        o.push_str("    </node>\n");
+    }
+    for (i, e) in run.ledger.edges.iter().enumerate() {
+        o.push_str(&format!(
+            "    <edge id=\"e{i}\" source=\"{}\" target=\"{}\">\n      <data key=\"d5\">{}</data>\n",
+            xml_escape(&e.source),
+            xml_escape(&e.target),
+            e.relation.as_str()
+        ));
+        if let Some(s) = e.score {
+            o.push_str(&format!("      <data key=\"d6\">{s}</data>\n"));
+        }
+        o.push_str("    </edge>\n");
+    }
+    o.push_str("  </graph>\n</graphml>\n");
+    o
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row per claim.
+pub fn claims_csv(run: &RunExport) -> String {
+    let mut o = String::from(
+        "run_id,claim_id,claim_type,text,label,published,audit_passed,winning_modality,s,coverage_bp,escalated,rebuttal_rounds,repairs,hri,hri_entailment,hri_authority,hri_repair,hri_attack,citations,reason,answer_fragment\n",
+    );
+    for c in &run.claims {
+        let (h, a, b, r, k) = match &c.hri {
+            Some(h) => (
+                h.value.to_string(),
+                h.entailment_term.to_string(),
+                h.authority_term.to_string(),
+                h.repair_term.to_string(),
+                h.attack_term.to_string(),
+            ),
+            None => Default::default(),
+        };
+        let cites: Vec<String> = c.citations.iter().map(|x| format!("{} p.{}", x.source, x.page)).collect();
+        let row = [
+            run.run_id.clone(),
+            c.claim_id.clone(),
+            c.claim_type.as_str().to_string(),
+            c.text.clone(),
+            c.label.as_str().to_string(),
+            c.published.to_string(),
+            c.audit_passed.to_string(),
+            c.winning_modality.map(|m| m.as_str().to_string()).unwrap_or_default(),
+            c.s.to_string(),
+            c.coverage_bp.to_string(),
+            c.escalated.to_string(),
+            c.debate.rebuttal_rounds.to_string(),
+            c.debate.repairs.to_string(),
+            h,
+            a,
+            b,
+            r,
+            k,
+            cites.join("; "),
+            c.reason.clone(),
+            c.answer_fragment.clone(),
+        ];
+        let fields: Vec<String> = row.iter().map(|f| csv_field(f)).collect();
+        o.push_str(&fields.join(","));
+        o.push('\n');
+    }
+    o
+}

@@ -1,0 +1,231 @@
+//! Corpus documents from extracted pages (spec §4.5–4.7): prose chunks, one markdown document per
+//! table and one per labelled table row, with deterministic ids `<stem>-p<page>-<modality>-c<n>`.
+//! Row ids use `t<table>r<row>` (corpus::doc_id) so they cannot collide the way the reference's
+//! `1000 + 100·t + r` does at 100 rows (spec §12).
+
+use super::chunk::{chunk_sentences, split_sentences};
+use super::{BlockKind, Extracted, Page, Table};
+use crate::config::{IngestSettings, Modality};
+use crate::corpus::{doc_id, BBox, Doc, ExtractionConfidence, TableMeta};
+
+pub fn documents(ex: &Extracted, settings: &IngestSettings) -> Vec<Doc> {
+    let mut out = vec![];
+    for p in &ex.pages {
+        page_documents(ex, p, settings, &mut out);
+    }
+    out
+}
+
+fn norm(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut Vec<Doc>) {
+    let confidence = if p.signals.garbled_share > settings.garbled_share {
+        ExtractionConfidence::Low
+    } else {
+        ExtractionConfidence::High
+    };
+    let base = |modality: Modality, n: String, text: String, bboxes: Vec<BBox>| Doc {
+        id: doc_id(&ex.source, p.page, modality, &n),
+        source: ex.source.clone(),
+        page: p.page,
+        page_label: p.label.clone(),
+        section: p.section.clone(),
+        modality,
+        text,
+        bboxes,
+        page_size: (p.width, p.height),
+        confidence,
+        table: None,
+        chart: None,
+    };
+
+    // §4.6 prose: text blocks in reading order (tables have their own documents).
+    let prose_blocks: Vec<(&str, BBox, String)> = p
+        .blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::Text && !b.text.trim().is_empty())
+        .map(|b| (b.text.as_str(), b.bbox, norm(&b.text)))
+        .collect();
+    let prose: String = prose_blocks
+        .iter()
+        .map(|b| b.0)
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    if !prose.trim().is_empty() {
+        let sents = cap_sentences(split_sentences(&prose), settings.chunk_target_chars);
+        let chunks = chunk_sentences(
+            &sents,
+            settings.chunk_target_chars,
+            settings.chunk_overlap_sentences,
+        );
+        for (n, c) in chunks.into_iter().enumerate() {
+            let bboxes: Vec<BBox> = prose_blocks
+                .iter()
+                .filter(|(_, _, t)| overlaps(&c, t))
+                .map(|(_, b, _)| *b)
+                .collect();
+            out.push(base(Modality::Text, n.to_string(), c, bboxes));
+        }
+    }
+
+    // §4.6 tables: first row(s) are the columns, the rest the rows.
+    for (t, table) in p.tables.iter().enumerate() {
+        let (columns, rows) = columns_and_rows(table);
+        let md = markdown(&table.caption, &columns, &rows);
+        let mut d = base(Modality::Table, t.to_string(), md, vec![table.bbox]);
+        d.table = Some(TableMeta {
+            caption: table.caption.clone(),
+            columns: columns.clone(),
+            rows: rows.clone(),
+            row_label: None,
+            table_index: t,
+        });
+        out.push(d);
+        if rows.len() <= 1 {
+            continue;
+        }
+        let header = table.header_rows.max(1);
+        for (r, row) in rows.iter().enumerate() {
+            let label = row.first().map(|s| s.trim()).unwrap_or("");
+            if label.is_empty() {
+                continue;
+            }
+            let pairs: Vec<String> = columns
+                .iter()
+                .zip(row.iter())
+                .skip(1)
+                .filter(|(_, v)| !v.trim().is_empty())
+                .map(|(c, v)| {
+                    if c.is_empty() {
+                        v.clone()
+                    } else {
+                        format!("{c}={v}")
+                    }
+                })
+                .collect();
+            let mut text = String::new();
+            if !table.caption.is_empty() {
+                text.push_str(&table.caption);
+                text.push_str(" — ");
+            }
+            text.push_str(label);
+            if !pairs.is_empty() {
+                text.push_str(": ");
+                text.push_str(&pairs.join(", "));
+            }
+            let row_bbox = row_box(table, header + r);
+            let mut d = base(
+                Modality::Table,
+                format!("t{t}r{r}"),
+                text,
+                row_bbox.into_iter().collect(),
+            );
+            d.table = Some(TableMeta {
+                caption: table.caption.clone(),
+                columns: columns.clone(),
+                rows: vec![row.clone()],
+                row_label: Some(label.to_string()),
+                table_index: t,
+            });
+            out.push(d);
+        }
+    }
+}
+
+/// A "sentence" with no terminal punctuation (a list, an undetected table) can run for pages; §4.5
+/// would make it one chunk. Pieces longer than the target are cut at word boundaries so a chunk
+/// stays a retrievable size (a deliberate departure, like the `etc.` fix).
+fn cap_sentences(sents: Vec<String>, target: usize) -> Vec<String> {
+    let target = target.max(100);
+    let mut out = vec![];
+    for s in sents {
+        if s.chars().count() <= target {
+            out.push(s);
+            continue;
+        }
+        let mut cur = String::new();
+        for w in s.split(' ') {
+            if !cur.is_empty() && cur.chars().count() + w.chars().count() + 1 > target {
+                out.push(std::mem::take(&mut cur));
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(w);
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+    }
+    out
+}
+
+fn overlaps(chunk: &str, block: &str) -> bool {
+    let head: String = block.chars().take(40).collect();
+    let tail: String = {
+        let v: Vec<char> = block.chars().collect();
+        v[v.len().saturating_sub(40)..].iter().collect()
+    };
+    let chunk_head: String = chunk.chars().take(40).collect();
+    chunk.contains(&head) || chunk.contains(&tail) || block.contains(&chunk_head)
+}
+
+fn row_box(t: &Table, row: usize) -> Option<BBox> {
+    let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+    let mut any = false;
+    for c in t.cells.iter().filter(|c| c.row == row) {
+        any = true;
+        b = [
+            b[0].min(c.bbox[0]),
+            b[1].min(c.bbox[1]),
+            b[2].max(c.bbox[2]),
+            b[3].max(c.bbox[3]),
+        ];
+    }
+    any.then_some(b)
+}
+
+/// Header rows flattened into one label per column (spanning header text repeated over its span,
+/// joined top to bottom), data rows padded to the column count.
+pub fn columns_and_rows(t: &Table) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = t.header_rows.max(1).min(t.n_rows);
+    let mut columns = vec![String::new(); t.n_cols];
+    for c in t.cells.iter().filter(|c| c.row < header) {
+        for k in c.col..(c.col + c.col_span).min(t.n_cols) {
+            if !columns[k].is_empty() {
+                columns[k].push(' ');
+            }
+            columns[k].push_str(&c.text);
+        }
+    }
+    let grid = t.grid();
+    let rows = grid.into_iter().skip(header).collect();
+    (columns, rows)
+}
+
+/// §4.6 whole-table markdown: optional bold caption, header row, `---` separator, data rows padded.
+pub fn markdown(caption: &str, columns: &[String], rows: &[Vec<String>]) -> String {
+    let mut s = String::new();
+    if !caption.is_empty() {
+        s.push_str(&format!("**{caption}**\n\n"));
+    }
+    let esc = |v: &str| v.replace('|', "\\|");
+    s.push_str(&format!(
+        "| {} |\n",
+        columns
+            .iter()
+            .map(|c| esc(c))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    ));
+    s.push_str(&format!("|{}\n", " --- |".repeat(columns.len())));
+    for r in rows {
+        let cells: Vec<String> = (0..columns.len())
+            .map(|k| esc(r.get(k).map(|s| s.as_str()).unwrap_or("")))
+            .collect();
+        s.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    s
+}

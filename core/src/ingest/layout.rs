@@ -1,0 +1,623 @@
+//! Positioned glyphs → words → lines → blocks in reading order (spec §4.1 "native text", issue 3
+//! deliverable 1). Pure geometry over values: no PDF parser here, so it compiles everywhere.
+//!
+//! Text may run in four directions (rotated pages are already turned upright by the reader, so what
+//! remains are rotated labels). Each glyph is placed in the *reading frame* of its direction — `fx`
+//! along the text, `fy` down the lines — words and lines are built there, and boxes go back to page
+//! space (points, origin top-left) at the end.
+//!
+//! Reading order is a recursive XY cut over blocks, with one change for multi-column pages: adjacent
+//! horizontal bands that share a column gutter are merged before cutting, so two columns whose
+//! paragraph breaks happen to line up are still read left column first.
+
+use super::{Block, BlockKind, Table};
+use crate::corpus::BBox;
+
+/// One glyph as the reader saw it: its Unicode character, page-space box and reading direction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Glyph {
+    pub c: char,
+    /// Page space: points, origin top-left, rotation applied.
+    pub bbox: BBox,
+    /// Baseline origin in page space.
+    pub origin: [f32; 2],
+    /// Font size in points (em height after all transforms).
+    pub size: f32,
+    /// 0 = left→right, 1 = top→bottom, 2 = right→left (upside down), 3 = bottom→top.
+    pub dir: u8,
+    /// Unmapped glyph, control or private-use character: counted by the garbled test, not emitted.
+    pub garbled: bool,
+}
+
+/// Non-text facts of a page that layout and table detection use.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Graphics {
+    /// Number of vector paths drawn (§4.1 chart signal).
+    pub paths: usize,
+    /// Horizontal rules: `[y, x0, x1]` page space.
+    pub hrules: Vec<[f32; 3]>,
+    /// Vertical rules: `[x, y0, y1]` page space.
+    pub vrules: Vec<[f32; 3]>,
+    /// Raster image boxes, page space.
+    pub images: Vec<BBox>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Word {
+    pub text: String,
+    pub bbox: BBox,
+    /// Extent along the reading direction and across it, in the reading frame.
+    pub fx0: f32,
+    pub fx1: f32,
+    pub ftop: f32,
+    pub fbot: f32,
+    pub size: f32,
+}
+
+/// A baseline's worth of words in one direction, left to right in its frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub dir: u8,
+    pub words: Vec<Word>,
+    pub bbox: BBox,
+    pub fx0: f32,
+    pub fx1: f32,
+    pub ftop: f32,
+    pub fbot: f32,
+    pub size: f32,
+}
+
+impl Line {
+    pub fn text(&self) -> String {
+        join_words(&self.words)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Layout {
+    /// Every line, all directions, sorted top to bottom within each direction.
+    pub lines: Vec<Line>,
+}
+
+fn unit(dir: u8) -> ([f32; 2], [f32; 2]) {
+    match dir {
+        1 => ([0.0, 1.0], [-1.0, 0.0]),
+        2 => ([-1.0, 0.0], [0.0, -1.0]),
+        3 => ([0.0, -1.0], [1.0, 0.0]),
+        _ => ([1.0, 0.0], [0.0, 1.0]),
+    }
+}
+
+/// Page-space box of a frame-space rectangle.
+fn to_page(dir: u8, fx0: f32, fx1: f32, fy0: f32, fy1: f32) -> BBox {
+    let (u, v) = unit(dir);
+    let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+    for (fx, fy) in [(fx0, fy0), (fx1, fy0), (fx0, fy1), (fx1, fy1)] {
+        let x = fx * u[0] + fy * v[0];
+        let y = fx * u[1] + fy * v[1];
+        b[0] = b[0].min(x);
+        b[1] = b[1].min(y);
+        b[2] = b[2].max(x);
+        b[3] = b[3].max(y);
+    }
+    b
+}
+
+struct FG {
+    c: char,
+    fx0: f32,
+    fx1: f32,
+    fbase: f32,
+    ftop: f32,
+    fbot: f32,
+    size: f32,
+}
+
+/// Words and lines from glyphs (issue 3 deliverable 1).
+pub fn lay_out(glyphs: Vec<Glyph>, _width: f32, _height: f32) -> Layout {
+    let mut lines = vec![];
+    for dir in 0..4u8 {
+        let (u, v) = unit(dir);
+        let mut fg: Vec<FG> = glyphs
+            .iter()
+            .filter(|g| g.dir == dir && !g.garbled)
+            .map(|g| {
+                let b = g.bbox;
+                let xs = [b[0] * u[0] + b[1] * u[1], b[2] * u[0] + b[3] * u[1]];
+                let ys = [b[0] * v[0] + b[1] * v[1], b[2] * v[0] + b[3] * v[1]];
+                FG {
+                    c: g.c,
+                    fx0: xs[0].min(xs[1]),
+                    fx1: xs[0].max(xs[1]),
+                    fbase: g.origin[0] * v[0] + g.origin[1] * v[1],
+                    ftop: ys[0].min(ys[1]),
+                    fbot: ys[0].max(ys[1]),
+                    size: g.size.max(0.1),
+                }
+            })
+            .filter(|g| g.fx0.is_finite() && g.fbase.is_finite() && g.ftop.is_finite())
+            .collect();
+        if fg.is_empty() {
+            continue;
+        }
+        fg.sort_by(|a, b| a.fbase.total_cmp(&b.fbase).then(a.fx0.total_cmp(&b.fx0)));
+        // Baseline clusters.
+        let mut start = 0;
+        while start < fg.len() {
+            let base = fg[start].fbase;
+            let tol = 0.3 * fg[start].size;
+            let mut end = start + 1;
+            while end < fg.len() && fg[end].fbase - base <= tol {
+                end += 1;
+            }
+            let mut cluster: Vec<&FG> = fg[start..end].iter().collect();
+            cluster.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
+            if let Some(line) = build_line(dir, &cluster) {
+                lines.push(line);
+            }
+            start = end;
+        }
+    }
+    Layout { lines }
+}
+
+fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
+    let mut words: Vec<Word> = vec![];
+    let mut cur: Option<Word> = None;
+    let mut last: Option<&FG> = None;
+    for g in gs {
+        // Fake bold and shadowed text draw the same glyph twice, a hair apart.
+        if let Some(p) = last {
+            if p.c == g.c
+                && (g.fx0 - p.fx0).abs() < 0.15 * g.size
+                && (g.fbase - p.fbase).abs() < 0.15 * g.size
+            {
+                continue;
+            }
+        }
+        if g.c.is_whitespace() {
+            if let Some(w) = cur.take() {
+                words.push(w);
+            }
+            last = Some(g);
+            continue;
+        }
+        let gap_limit = 0.16 * g.size.max(last.map(|p| p.size).unwrap_or(0.0));
+        let breaks = match (&cur, last) {
+            (Some(w), Some(_)) => g.fx0 - w.fx1 > gap_limit || g.fx0 < w.fx0 - 0.5 * g.size,
+            _ => false,
+        };
+        if breaks {
+            if let Some(w) = cur.take() {
+                words.push(w);
+            }
+        }
+        match cur.as_mut() {
+            Some(w) => {
+                w.text.push(g.c);
+                w.fx1 = w.fx1.max(g.fx1);
+                w.ftop = w.ftop.min(g.ftop);
+                w.fbot = w.fbot.max(g.fbot);
+                w.size = w.size.max(g.size);
+            }
+            None => {
+                cur = Some(Word {
+                    text: g.c.to_string(),
+                    bbox: [0.0; 4],
+                    fx0: g.fx0,
+                    fx1: g.fx1,
+                    ftop: g.ftop,
+                    fbot: g.fbot,
+                    size: g.size,
+                })
+            }
+        }
+        last = Some(g);
+    }
+    if let Some(w) = cur.take() {
+        words.push(w);
+    }
+    if words.is_empty() {
+        return None;
+    }
+    for w in &mut words {
+        w.text = expand_ligatures(&w.text);
+        w.bbox = to_page(dir, w.fx0, w.fx1, w.ftop, w.fbot);
+    }
+    let fx0 = words.iter().map(|w| w.fx0).fold(f32::MAX, f32::min);
+    let fx1 = words.iter().map(|w| w.fx1).fold(f32::MIN, f32::max);
+    let ftop = words.iter().map(|w| w.ftop).fold(f32::MAX, f32::min);
+    let fbot = words.iter().map(|w| w.fbot).fold(f32::MIN, f32::max);
+    let size = median(words.iter().map(|w| w.size).collect());
+    Some(Line {
+        dir,
+        bbox: to_page(dir, fx0, fx1, ftop, fbot),
+        words,
+        fx0,
+        fx1,
+        ftop,
+        fbot,
+        size,
+    })
+}
+
+fn median(mut v: Vec<f32>) -> f32 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f32::total_cmp);
+    v[v.len() / 2]
+}
+
+fn expand_ligatures(s: &str) -> String {
+    if s.chars().all(|c| !('\u{FB00}'..='\u{FB06}').contains(&c)) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 4);
+    for c in s.chars() {
+        match c {
+            '\u{FB00}' => out.push_str("ff"),
+            '\u{FB01}' => out.push_str("fi"),
+            '\u{FB02}' => out.push_str("fl"),
+            '\u{FB03}' => out.push_str("ffi"),
+            '\u{FB04}' => out.push_str("ffl"),
+            '\u{FB05}' | '\u{FB06}' => out.push_str("st"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn join_words(words: &[Word]) -> String {
+    let mut s = String::new();
+    for w in words {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&w.text);
+    }
+    s
+}
+
+/// A run of words on one line with no wide gap: the unit blocks are built from.
+struct Fragment {
+    dir: u8,
+    text: String,
+    fx0: f32,
+    fx1: f32,
+    ftop: f32,
+    fbot: f32,
+    size: f32,
+}
+
+fn fragments(line: &Line) -> Vec<Fragment> {
+    let mut out: Vec<Fragment> = vec![];
+    // Column gutters are wider than any word space of justified prose.
+    let gap = 1.6 * line.size.max(1.0);
+    let mut cur: Vec<&Word> = vec![];
+    let flush = |cur: &mut Vec<&Word>, out: &mut Vec<Fragment>| {
+        if cur.is_empty() {
+            return;
+        }
+        let ws: Vec<Word> = cur.iter().map(|w| (*w).clone()).collect();
+        out.push(Fragment {
+            dir: line.dir,
+            text: join_words(&ws),
+            fx0: ws.iter().map(|w| w.fx0).fold(f32::MAX, f32::min),
+            fx1: ws.iter().map(|w| w.fx1).fold(f32::MIN, f32::max),
+            ftop: ws.iter().map(|w| w.ftop).fold(f32::MAX, f32::min),
+            fbot: ws.iter().map(|w| w.fbot).fold(f32::MIN, f32::max),
+            size: line.size,
+        });
+        cur.clear();
+    };
+    for w in &line.words {
+        if let Some(p) = cur.last() {
+            if w.fx0 - p.fx1 > gap {
+                flush(&mut cur, &mut out);
+            }
+        }
+        cur.push(w);
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+struct TextBlock {
+    dir: u8,
+    lines: Vec<String>,
+    fx0: f32,
+    fx1: f32,
+    ftop: f32,
+    fbot: f32,
+    last_fx0: f32,
+    last_fx1: f32,
+    size: f32,
+}
+
+fn inside(b: &BBox, t: &BBox, slack: f32) -> bool {
+    let cx = (b[0] + b[2]) / 2.0;
+    let cy = (b[1] + b[3]) / 2.0;
+    cx >= t[0] - slack && cx <= t[2] + slack && cy >= t[1] - slack && cy <= t[3] + slack
+}
+
+/// Blocks in reading order and the page text (blocks separated by blank lines).
+pub fn blocks_with_tables(
+    lay: &Layout,
+    tables: &[Table],
+    graphics: &Graphics,
+    width: f32,
+    height: f32,
+    _settings: &crate::config::IngestSettings,
+) -> (Vec<Block>, String) {
+    let mut frags: Vec<Fragment> = vec![];
+    for line in &lay.lines {
+        for f in fragments(line) {
+            let pb = to_page(f.dir, f.fx0, f.fx1, f.ftop, f.fbot);
+            if f.dir == 0 && tables.iter().any(|t| inside(&pb, &t.bbox, 1.0)) {
+                continue;
+            }
+            frags.push(f);
+        }
+    }
+    frags.sort_by(|a, b| {
+        a.dir
+            .cmp(&b.dir)
+            .then(a.ftop.total_cmp(&b.ftop))
+            .then(a.fx0.total_cmp(&b.fx0))
+    });
+    let mut blocks: Vec<TextBlock> = vec![];
+    for f in frags {
+        let mut best: Option<(usize, f32)> = None;
+        for (i, b) in blocks.iter().enumerate() {
+            if b.dir != f.dir {
+                continue;
+            }
+            let vgap = f.ftop - b.fbot;
+            let s = f.size.max(b.size);
+            if vgap < -0.4 * s || vgap > 0.75 * s {
+                continue;
+            }
+            let ratio = f.size.max(0.1) / b.size.max(0.1);
+            if !(0.7..=1.4).contains(&ratio) {
+                continue;
+            }
+            let overlap = f.fx1.min(b.last_fx1) - f.fx0.max(b.last_fx0);
+            if overlap <= 0.0 {
+                continue;
+            }
+            if best.is_none_or(|(_, g)| vgap < g) {
+                best = Some((i, vgap));
+            }
+        }
+        match best {
+            Some((i, _)) => {
+                let b = &mut blocks[i];
+                b.lines.push(f.text);
+                b.fx0 = b.fx0.min(f.fx0);
+                b.fx1 = b.fx1.max(f.fx1);
+                b.ftop = b.ftop.min(f.ftop);
+                b.fbot = b.fbot.max(f.fbot);
+                b.last_fx0 = f.fx0;
+                b.last_fx1 = f.fx1;
+            }
+            None => blocks.push(TextBlock {
+                dir: f.dir,
+                lines: vec![f.text],
+                fx0: f.fx0,
+                fx1: f.fx1,
+                ftop: f.ftop,
+                fbot: f.fbot,
+                last_fx0: f.fx0,
+                last_fx1: f.fx1,
+                size: f.size,
+            }),
+        }
+    }
+    let mut all: Vec<Block> = blocks
+        .into_iter()
+        .map(|b| Block {
+            kind: BlockKind::Text,
+            bbox: to_page(b.dir, b.fx0, b.fx1, b.ftop, b.fbot),
+            text: b.lines.join("\n"),
+        })
+        .collect();
+    for t in tables {
+        all.push(Block {
+            kind: BlockKind::Table,
+            bbox: t.bbox,
+            text: table_text(t),
+        });
+    }
+    let page_area = (width * height).max(1.0);
+    for im in &graphics.images {
+        let b = [
+            im[0].max(0.0),
+            im[1].max(0.0),
+            im[2].min(width),
+            im[3].min(height),
+        ];
+        let a = (b[2] - b[0]).max(0.0) * (b[3] - b[1]).max(0.0);
+        if a / page_area >= 0.01 {
+            all.push(Block {
+                kind: BlockKind::Image,
+                bbox: b,
+                text: String::new(),
+            });
+        }
+    }
+    let boxes: Vec<BBox> = all.iter().map(|b| b.bbox).collect();
+    let order = reading_order(&boxes);
+    let mut ordered = Vec::with_capacity(all.len());
+    let mut slots: Vec<Option<Block>> = all.into_iter().map(Some).collect();
+    for i in order {
+        if let Some(b) = slots.get_mut(i).and_then(Option::take) {
+            ordered.push(b);
+        }
+    }
+    let text = ordered
+        .iter()
+        .filter(|b| !b.text.is_empty())
+        .map(|b| b.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    (ordered, text)
+}
+
+/// Row by row, cells separated by two spaces: readable as prose and keeps every token.
+pub fn table_text(t: &Table) -> String {
+    t.grid()
+        .iter()
+        .map(|r| {
+            r.iter()
+                .filter(|c| !c.is_empty())
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("  ")
+        })
+        .filter(|r| !r.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const MIN_GUTTER: f32 = 6.0;
+
+/// Recursive XY cut over block boxes; returns indices in reading order.
+pub fn reading_order(boxes: &[BBox]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(boxes.len());
+    let idx: Vec<usize> = (0..boxes.len()).collect();
+    xy_cut(idx, boxes, &mut out, 0);
+    out
+}
+
+fn gutters(idx: &[usize], boxes: &[BBox]) -> Vec<(f32, f32)> {
+    let mut iv: Vec<(f32, f32)> = idx.iter().map(|&i| (boxes[i][0], boxes[i][2])).collect();
+    iv.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut g = vec![];
+    let mut end = f32::MIN;
+    for (a, b) in iv {
+        if end > f32::MIN && a - end >= MIN_GUTTER {
+            g.push((end, a));
+        }
+        end = end.max(b);
+    }
+    g
+}
+
+fn y_bands(idx: &[usize], boxes: &[BBox]) -> Vec<Vec<usize>> {
+    let mut s = idx.to_vec();
+    s.sort_by(|&a, &b| boxes[a][1].total_cmp(&boxes[b][1]));
+    let mut bands: Vec<Vec<usize>> = vec![];
+    let mut bottom = f32::MIN;
+    for i in s {
+        let b = boxes[i];
+        match bands.last_mut() {
+            Some(band) if b[1] < bottom - 0.5 => band.push(i),
+            _ => bands.push(vec![i]),
+        }
+        bottom = if bands.last().is_some_and(|x| x.len() == 1) {
+            b[3]
+        } else {
+            bottom.max(b[3])
+        };
+    }
+    bands
+}
+
+fn xy_cut(idx: Vec<usize>, boxes: &[BBox], out: &mut Vec<usize>, depth: u32) {
+    if idx.len() <= 1 || depth > 64 {
+        let mut s = idx;
+        s.sort_by(|&a, &b| {
+            boxes[a][1]
+                .total_cmp(&boxes[b][1])
+                .then(boxes[a][0].total_cmp(&boxes[b][0]))
+        });
+        out.extend(s);
+        return;
+    }
+    let bands = y_bands(&idx, boxes);
+    if bands.len() > 1 {
+        // Merge neighbouring bands that share a column gutter (two columns whose paragraph breaks
+        // line up must not be interleaved).
+        let mut merged: Vec<(Vec<usize>, Vec<(f32, f32)>)> = vec![];
+        for band in bands {
+            let g = gutters(&band, boxes);
+            if let Some((mb, mg)) = merged.last_mut() {
+                let common: Vec<(f32, f32)> = mg
+                    .iter()
+                    .flat_map(|a| g.iter().map(move |b| (a.0.max(b.0), a.1.min(b.1))))
+                    .filter(|(a, b)| b - a >= MIN_GUTTER * 0.5)
+                    .collect();
+                if !mg.is_empty()
+                    && !common.is_empty()
+                    && band_is_multi(&band, boxes)
+                    && band_is_multi(mb, boxes)
+                {
+                    mb.extend(band);
+                    *mg = common;
+                    continue;
+                }
+            }
+            merged.push((band, g));
+        }
+        if merged.len() > 1 {
+            for (b, _) in merged {
+                xy_cut(b, boxes, out, depth + 1);
+            }
+            return;
+        }
+        let Some((only, _)) = merged.pop() else {
+            return;
+        };
+        return split_columns(only, boxes, out, depth);
+    }
+    split_columns(idx, boxes, out, depth)
+}
+
+fn band_is_multi(band: &[usize], _boxes: &[BBox]) -> bool {
+    band.len() > 1
+}
+
+fn split_columns(idx: Vec<usize>, boxes: &[BBox], out: &mut Vec<usize>, depth: u32) {
+    let g = gutters(&idx, boxes);
+    if g.is_empty() {
+        let mut s = idx;
+        s.sort_by(|&a, &b| {
+            boxes[a][1]
+                .total_cmp(&boxes[b][1])
+                .then(boxes[a][0].total_cmp(&boxes[b][0]))
+        });
+        out.extend(s);
+        return;
+    }
+    let mut cols: Vec<Vec<usize>> = vec![vec![]; g.len() + 1];
+    for i in idx {
+        let cx = boxes[i][0];
+        let k = g.iter().filter(|(a, _)| cx >= *a).count();
+        cols[k].push(i);
+    }
+    for c in cols {
+        if !c.is_empty() {
+            xy_cut(c, boxes, out, depth + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_columns_with_aligned_paragraph_breaks_read_left_column_first() {
+        // header, then two columns each with two paragraphs at the same heights, then a footer
+        let boxes = vec![
+            [50.0, 40.0, 550.0, 60.0],    // 0 header
+            [310.0, 80.0, 550.0, 200.0],  // 1 right p1
+            [50.0, 80.0, 290.0, 200.0],   // 2 left p1
+            [50.0, 210.0, 290.0, 400.0],  // 3 left p2
+            [310.0, 210.0, 550.0, 400.0], // 4 right p2
+            [280.0, 740.0, 320.0, 752.0], // 5 footer
+        ];
+        assert_eq!(reading_order(&boxes), vec![0, 2, 3, 1, 4, 5]);
+    }
+}

@@ -1,0 +1,351 @@
+//! The native reader: hayro-interpret glyphs, paths and images per page (PDF_NOTES.md), pdf-rs for
+//! structure (`structure.rs`). Every page is interpreted on its own; a page that cannot be read costs
+//! that page and a warning, never the document.
+
+use super::layout::{Glyph, Graphics};
+use super::{build_page, Extracted, Page};
+use crate::config::IngestSettings;
+use hayro_interpret::font::GlyphRun;
+use hayro_interpret::hayro_cmap::BfString;
+use hayro_interpret::kurbo::{Affine, BezPath, PathEl, Point, Rect, Shape, Vec2};
+use hayro_interpret::{
+    BlendMode, ClipPath, Context, Device, DrawMode, DrawProps, Image, ImageDrawProps,
+    InterpreterCache, InterpreterSettings, SoftMask, TransformExt,
+};
+use hayro_syntax::Pdf;
+
+/// Per-page work budget (issue 3 deliverable 5): glyphs and paths beyond these are not collected, so
+/// a pathological content stream costs bounded memory and layout time.
+const MAX_GLYPHS: usize = 200_000;
+const MAX_PATHS_KEPT: usize = 20_000;
+
+struct Collector {
+    glyphs: Vec<Glyph>,
+    g: Graphics,
+    overflow: bool,
+}
+
+impl Collector {
+    fn new() -> Self {
+        Collector {
+            glyphs: Vec::new(),
+            g: Graphics::default(),
+            overflow: false,
+        }
+    }
+
+    fn rules_from_path(&mut self, path: &BezPath, t: Affine, stroked: bool) {
+        if self.g.hrules.len() + self.g.vrules.len() > MAX_PATHS_KEPT {
+            return;
+        }
+        let bb = (t * path.clone()).bounding_box();
+        let (w, h) = (bb.width() as f32, bb.height() as f32);
+        if !w.is_finite() || !h.is_finite() {
+            return;
+        }
+        // A thin filled rectangle or a stroked straight segment is a rule.
+        if h <= 2.5 && w >= 4.0 {
+            self.g
+                .hrules
+                .push([((bb.y0 + bb.y1) / 2.0) as f32, bb.x0 as f32, bb.x1 as f32]);
+            return;
+        }
+        if w <= 2.5 && h >= 4.0 {
+            self.g
+                .vrules
+                .push([((bb.x0 + bb.x1) / 2.0) as f32, bb.y0 as f32, bb.y1 as f32]);
+            return;
+        }
+        // Stroked polylines/rectangles: each axis-aligned segment is a rule; filled cell
+        // backgrounds contribute their edges.
+        let mut last = Point::ZERO;
+        let mut start = Point::ZERO;
+        let mut segs: Vec<(Point, Point)> = vec![];
+        for el in path.elements() {
+            match *el {
+                PathEl::MoveTo(p) => {
+                    last = t * p;
+                    start = last;
+                }
+                PathEl::LineTo(p) => {
+                    let q = t * p;
+                    segs.push((last, q));
+                    last = q;
+                }
+                PathEl::ClosePath => {
+                    segs.push((last, start));
+                    last = start;
+                }
+                PathEl::QuadTo(_, p) | PathEl::CurveTo(_, _, p) => {
+                    last = t * p;
+                }
+            }
+            if segs.len() > 64 {
+                return;
+            }
+        }
+        if !stroked && segs.len() > 5 {
+            return;
+        }
+        for (a, b) in segs {
+            let (dx, dy) = ((b.x - a.x).abs(), (b.y - a.y).abs());
+            if dy < 1.0 && dx >= 4.0 {
+                self.g
+                    .hrules
+                    .push([a.y as f32, a.x.min(b.x) as f32, a.x.max(b.x) as f32]);
+            } else if dx < 1.0 && dy >= 4.0 {
+                self.g
+                    .vrules
+                    .push([a.x as f32, a.y.min(b.y) as f32, a.y.max(b.y) as f32]);
+            }
+        }
+    }
+}
+
+fn glyph_dir(ex: Vec2) -> u8 {
+    if ex.x.abs() >= ex.y.abs() {
+        if ex.x >= 0.0 {
+            0
+        } else {
+            2
+        }
+    } else if ex.y > 0.0 {
+        1
+    } else {
+        3
+    }
+}
+
+fn is_garbage(c: char) -> bool {
+    let u = c as u32;
+    u < 32 && !c.is_whitespace()
+        || u == 127
+        || c == '\u{FFFD}'
+        || (0xE000..=0xF8FF).contains(&u)
+        || (0xF0000..=0x10FFFF).contains(&u)
+}
+
+impl<'a> Device<'a> for Collector {
+    fn draw_path(&mut self, path: &BezPath, props: DrawProps<'a>, mode: &DrawMode) {
+        if matches!(mode, DrawMode::Invisible) {
+            return;
+        }
+        self.g.paths += 1;
+        self.rules_from_path(path, props.transform, matches!(mode, DrawMode::Stroke(_)));
+    }
+    fn draw_rect(&mut self, rect: &Rect, props: DrawProps<'a>, mode: &DrawMode) {
+        self.draw_path(&rect.to_path(0.1), props, mode);
+    }
+    fn push_clip_path(&mut self, _: &ClipPath) {}
+    fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
+    fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, mode: &DrawMode) {
+        // PDF_NOTES.md: stroke-only runs are the outline of text already filled (else glyphs twice).
+        if matches!(mode, DrawMode::Stroke(_)) {
+            return;
+        }
+        for pg in run.glyphs() {
+            if self.glyphs.len() >= MAX_GLYPHS {
+                self.overflow = true;
+                return;
+            }
+            let t = props.transform * pg.transform();
+            let o = t * Point::ZERO;
+            let ex = t * Point::new(1.0, 0.0) - o;
+            let ey = t * Point::new(0.0, 1.0) - o;
+            // Glyph space is 1000 units per em (hayro scales by 1/UNITS_PER_EM).
+            let size = (ey.hypot() * 1000.0) as f32;
+            if !size.is_finite() || !o.x.is_finite() || !o.y.is_finite() || size <= 0.0 {
+                continue;
+            }
+            let adv = match &**pg {
+                hayro_interpret::font::Glyph::Outline(g) => g.advance_width().unwrap_or(500.0),
+                hayro_interpret::font::Glyph::Type3(g) => g.advance_width().unwrap_or(500.0),
+            } as f64;
+            let adv = if adv.is_finite() && adv > 0.0 {
+                adv
+            } else {
+                250.0
+            };
+            // Box: advance along the baseline, 0.2 em below to 0.8 em above it (fonts' own ascent and
+            // descent are not exposed; this is what pdftotext-style layout needs).
+            let corners = [
+                o + ey * -200.0,
+                o + ey * 800.0,
+                o + ex * adv + ey * -200.0,
+                o + ex * adv + ey * 800.0,
+            ];
+            let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+            for p in corners {
+                b[0] = b[0].min(p.x as f32);
+                b[1] = b[1].min(p.y as f32);
+                b[2] = b[2].max(p.x as f32);
+                b[3] = b[3].max(p.y as f32);
+            }
+            let dir = glyph_dir(ex);
+            let origin = [o.x as f32, o.y as f32];
+            let mut push = |c: char, bbox| {
+                let garbled = is_garbage(c);
+                self.glyphs.push(Glyph {
+                    c,
+                    bbox,
+                    origin,
+                    size,
+                    dir,
+                    garbled,
+                });
+            };
+            match pg.as_unicode() {
+                Some(BfString::Char(c)) => push(c, b),
+                Some(BfString::String(s)) => {
+                    let n = s.chars().count().max(1) as f32;
+                    // Split the box evenly between the characters of a multi-character mapping
+                    // (ligatures), along the reading direction.
+                    for (k, c) in s.chars().enumerate() {
+                        let k = k as f32;
+                        let bb = match dir {
+                            0 | 2 => {
+                                let w = (b[2] - b[0]) / n;
+                                let x0 = if dir == 0 {
+                                    b[0] + w * k
+                                } else {
+                                    b[2] - w * (k + 1.0)
+                                };
+                                [x0, b[1], x0 + w, b[3]]
+                            }
+                            _ => {
+                                let h = (b[3] - b[1]) / n;
+                                let y0 = if dir == 1 {
+                                    b[1] + h * k
+                                } else {
+                                    b[3] - h * (k + 1.0)
+                                };
+                                [b[0], y0, b[2], y0 + h]
+                            }
+                        };
+                        push(c, bb);
+                    }
+                }
+                None => push('\u{FFFD}', b),
+            }
+        }
+    }
+    fn draw_image(&mut self, image: Image<'a, '_>, props: ImageDrawProps<'a>) {
+        let (w, h) = (image.width() as f64, image.height() as f64);
+        let bb = (props.transform * Rect::new(0.0, 0.0, w, h).to_path(0.1)).bounding_box();
+        if bb.x0.is_finite() && bb.y1.is_finite() && self.g.images.len() < 10_000 {
+            self.g
+                .images
+                .push([bb.x0 as f32, bb.y0 as f32, bb.x1 as f32, bb.y1 as f32]);
+        }
+    }
+    fn pop_clip(&mut self) {}
+    fn pop_transparency_group(&mut self) {}
+}
+
+pub(super) fn extract(
+    bytes: &[u8],
+    source: &str,
+    settings: &IngestSettings,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Extracted {
+    let mut ex = Extracted {
+        source: source.to_string(),
+        ..Default::default()
+    };
+    let structure = super::structure::read(bytes);
+    ex.encrypted = structure.encrypted;
+    ex.title = structure.title.clone();
+    ex.outline = structure.outline.clone();
+    ex.warnings.extend(structure.warnings.iter().cloned());
+
+    let pdf = match Pdf::new(bytes.to_vec()) {
+        Ok(p) => p,
+        Err(hayro_syntax::LoadPdfError::Decryption(e)) => {
+            ex.encrypted = true;
+            ex.warnings.push(format!(
+                "{source}: the file is encrypted and does not open with an empty user password ({e:?}); \
+                 remove the password and load it again"
+            ));
+            return ex;
+        }
+        Err(hayro_syntax::LoadPdfError::Invalid) => {
+            ex.warnings.push(format!(
+                "{source}: not a readable PDF (no usable cross-reference table or page tree)"
+            ));
+            return ex;
+        }
+    };
+    let pages = pdf.pages();
+    let total = pages.len() as u32;
+    let cache = InterpreterCache::new();
+    let mut font_warnings = 0usize;
+    for (i, page) in pages.iter().enumerate() {
+        let number = i as u32 + 1;
+        let (width, height) = page.render_dimensions();
+        let outcome = run_page(|| {
+            let settings_i = InterpreterSettings {
+                warning_sink: std::sync::Arc::new(|_| {}),
+                ..Default::default()
+            };
+            let initial = page.initial_transform(true).to_kurbo();
+            let mut ctx = Context::new(
+                initial,
+                Rect::new(0.0, 0.0, width as f64, height as f64),
+                &cache,
+                pdf.xref(),
+                settings_i,
+            );
+            let mut dev = Collector::new();
+            hayro_interpret::interpret_page(page, &mut ctx, &mut dev);
+            dev
+        });
+        match outcome {
+            Some(dev) => {
+                if dev.overflow {
+                    ex.warnings.push(format!(
+                        "{source} page {number}: more than {MAX_GLYPHS} glyphs; the rest of the page was not read"
+                    ));
+                }
+                let unmapped = dev.glyphs.iter().filter(|g| g.c == '\u{FFFD}').count();
+                if unmapped > 0 {
+                    font_warnings += 1;
+                }
+                let p = build_page(number, width, height, dev.glyphs, &dev.g, settings);
+                ex.pages.push(p);
+            }
+            None => {
+                ex.warnings.push(format!(
+                    "{source} page {number}: the page could not be interpreted and was skipped"
+                ));
+                ex.pages.push(Page {
+                    page: number,
+                    width,
+                    height,
+                    ..Default::default()
+                });
+            }
+        }
+        progress(number, total);
+    }
+    if font_warnings > 0 {
+        ex.warnings.push(format!(
+            "{source}: {font_warnings} page(s) have glyphs without a Unicode mapping"
+        ));
+    }
+    super::structure::attach(&mut ex, &structure);
+    super::table::link_continuations(&mut ex.pages);
+    ex
+}
+
+/// Natively a panic inside the interpreter costs the page (`catch_unwind`); in wasm a panic aborts
+/// the instance whatever we do, which the worker's supervisor handles (issue 3 deliverable 5).
+fn run_page<T>(f: impl FnOnce() -> T) -> Option<T> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        Some(f())
+    }
+}

@@ -1,0 +1,513 @@
+//! Rule-based tables (spec §4.1 step 5 "native rule-based table detection"; issue 3 deliverable 3):
+//! whitespace-aligned statements of a 10-K and ruled grids.
+//!
+//! A line is cut into *segments* at gaps wider than ~0.8 em. Lines with two or more segments where a
+//! later segment is a number or short are *row-like*; two-column prose (two long segments) is not.
+//! Runs of row-like lines (with label-only lines between them: section labels, wrapped row labels)
+//! become a table region; its columns come from the horizontal projection of the value segments, so
+//! a long row label or a spanning header cannot merge two value columns. Horizontal rules around a
+//! region extend it to the header they frame. `$` and `%` signs and a lone `)` join the value
+//! they belong to, so `$ (1,234)` is one cell "$ (1,234)" and parenthesised negatives survive.
+
+use super::layout::{join_words, Graphics, Layout, Line, Word};
+use super::{Cell, Page, Table};
+use crate::corpus::BBox;
+
+#[derive(Debug, Clone)]
+struct Seg {
+    words: Vec<Word>,
+    x0: f32,
+    x1: f32,
+}
+
+impl Seg {
+    fn text(&self) -> String {
+        join_words(&self.words)
+    }
+    fn n_words(&self) -> usize {
+        self.words.len()
+    }
+}
+
+struct Row<'a> {
+    line: &'a Line,
+    segs: Vec<Seg>,
+}
+
+pub(crate) fn is_number(s: &str) -> bool {
+    // A dash stands for zero/nil in a statement column.
+    if matches!(
+        s.trim(),
+        "—" | "–" | "-" | "$—" | "$ —" | "$ –" | "$ -" | "$–" | "$-"
+    ) {
+        return true;
+    }
+    let t = s
+        .trim()
+        .trim_start_matches('$')
+        .trim_start_matches('€')
+        .trim_start_matches('£')
+        .trim();
+    let t = t
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim_end_matches('%')
+        .trim();
+    let t = t
+        .trim_start_matches(['-', '−', '–'])
+        .trim_start_matches('$')
+        .trim();
+    if t.is_empty() {
+        return matches!(s.trim(), "—" | "–" | "-" | "— " | "$—" | "$ —");
+    }
+    let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
+    digits > 0
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '*' | 'x' | 'X'))
+}
+
+fn segments(line: &Line) -> Vec<Seg> {
+    let mut segs: Vec<Seg> = vec![];
+    let gap = 0.8 * line.size.max(1.0);
+    for w in &line.words {
+        match segs.last_mut() {
+            // Two numbers side by side are two values even when the columns are tight.
+            Some(s)
+                if w.fx0 - s.x1 <= gap
+                    && !(w.fx0 - s.x1 > 0.5 * line.size
+                        && is_number(&w.text)
+                        && s.words
+                            .last()
+                            .is_some_and(|p| is_number(&p.text) && p.text != "$")) =>
+            {
+                s.x1 = s.x1.max(w.fx1);
+                s.words.push(w.clone());
+            }
+            _ => segs.push(Seg {
+                words: vec![w.clone()],
+                x0: w.fx0,
+                x1: w.fx1,
+            }),
+        }
+    }
+    // `$` belongs to the value after it; `%` and a lone `)` to the value before it.
+    let mut out: Vec<Seg> = vec![];
+    let mut pending: Option<Seg> = None;
+    for s in segs {
+        let t = s.text();
+        let s = match pending.take() {
+            Some(mut p) => {
+                p.words.extend(s.words);
+                p.x1 = s.x1;
+                p
+            }
+            None => s,
+        };
+        if matches!(t.as_str(), "$" | "€" | "£" | "$ (" | "(" | "$(") {
+            pending = Some(s);
+            continue;
+        }
+        if matches!(t.as_str(), "%" | ")" | ")%" | "%)") {
+            if let Some(prev) = out.last_mut() {
+                prev.words.extend(s.words);
+                prev.x1 = s.x1;
+                continue;
+            }
+        }
+        out.push(s);
+    }
+    if let Some(p) = pending {
+        out.push(p);
+    }
+    out
+}
+
+fn row_like(segs: &[Seg]) -> bool {
+    segs.len() >= 2
+        && segs[1..]
+            .iter()
+            .any(|s| is_number(&s.text()) || s.n_words() <= 4)
+}
+
+fn has_value(segs: &[Seg]) -> bool {
+    segs.len() >= 2 && segs[1..].iter().any(|s| is_number(&s.text()))
+}
+
+/// Detect tables on one page.
+pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Vec<Table> {
+    let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
+    lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
+    let rows: Vec<Row> = lines
+        .iter()
+        .map(|l| Row {
+            line: l,
+            segs: segments(l),
+        })
+        .collect();
+
+    // Regions: runs of row-like lines, tolerating a few label-only lines in between.
+    let mut regions: Vec<(usize, usize)> = vec![];
+    let mut i = 0;
+    while i < rows.len() {
+        if !row_like(&rows[i].segs) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut end = i;
+        let mut j = i + 1;
+        let mut misses = 0;
+        let mut left = rows[i].line.fx0;
+        while j < rows.len() {
+            let gap = rows[j].line.ftop - rows[j - 1].line.fbot;
+            if gap > 2.0 * rows[j].line.size.max(rows[j - 1].line.size) {
+                break;
+            }
+            if row_like(&rows[j].segs) {
+                end = j;
+                misses = 0;
+                left = left.min(rows[j].line.fx0);
+            } else if rows[j].segs.len() == 1
+                && rows[j].segs[0].n_words() <= 12
+                && misses < 3
+                && rows[j].line.fx0 <= left + 2.5 * rows[j].line.size
+            {
+                // A label-only line at the label column (section label, wrapped label); a line
+                // elsewhere (a centred title of the next table) ends the region.
+                misses += 1;
+            } else {
+                break;
+            }
+            j += 1;
+        }
+        regions.push((start, end));
+        i = end + 1;
+    }
+
+    let mut tables = vec![];
+    let mut prev_end: Option<usize> = None;
+    for (s, e) in regions {
+        let region = &rows[s..=e];
+        let n_row_like = region.iter().filter(|r| row_like(&r.segs)).count();
+        let n_values = region.iter().filter(|r| has_value(&r.segs)).count();
+        if n_row_like < 2 || (n_row_like < 3 && n_values == 0) {
+            continue;
+        }
+        // Header lines just above the first row: short, aligned with the region.
+        let mut top = s;
+        let mut added = 0;
+        while top > prev_end.map_or(0, |p| p + 1) && added < 3 {
+            let above = &rows[top - 1];
+            let gap = rows[top].line.ftop - above.line.fbot;
+            let short = above.segs.iter().all(|g| g.n_words() <= 8) && above.line.words.len() <= 16;
+            if gap <= 1.0 * above.line.size && short && above.line.fx1 > region_x0(region) {
+                top -= 1;
+                added += 1;
+            } else {
+                break;
+            }
+        }
+        prev_end = Some(e);
+        if let Some(t) = build(&rows[top..=e], &rows[s..=e], graphics, width) {
+            tables.push(t);
+        }
+    }
+    // Captions: a short line right above the table.
+    for t in tables.iter_mut() {
+        let above = lines
+            .iter()
+            .filter(|l| {
+                l.fbot <= t.bbox[1] + 0.5
+                    && t.bbox[1] - l.fbot < 3.0 * l.size
+                    && l.words.len() <= 20
+            })
+            .filter(|l| l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2])
+            .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
+        if let Some(l) = above {
+            t.caption = l.text();
+        }
+    }
+    tables
+}
+
+fn region_x0(rows: &[Row]) -> f32 {
+    rows.iter().map(|r| r.line.fx0).fold(f32::MAX, f32::min)
+}
+
+fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option<Table> {
+    // Value columns from the projection of non-first segments of row-like lines.
+    let mut iv: Vec<(f32, f32)> = data
+        .iter()
+        .filter(|r| row_like(&r.segs))
+        .flat_map(|r| r.segs[1..].iter().map(|s| (s.x0, s.x1)))
+        .collect();
+    if iv.is_empty() {
+        return None;
+    }
+    iv.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut cols: Vec<(f32, f32)> = vec![];
+    for (a, b) in iv {
+        match cols.last_mut() {
+            Some(c) if a <= c.1 + 1.0 => c.1 = c.1.max(b),
+            _ => cols.push((a, b)),
+        }
+    }
+    // The label column: everything left of the first value column.
+    let label_x1 = cols.first().map(|c| c.0).unwrap_or(0.0);
+    let label_x0 = rows.iter().map(|r| r.line.fx0).fold(f32::MAX, f32::min);
+    let mut columns = vec![(label_x0, label_x1 - 0.5)];
+    columns.extend(cols);
+    let n_cols = columns.len();
+    if n_cols < 2 {
+        return None;
+    }
+
+    let mut raw: Vec<RawRow> = vec![];
+    for r in rows {
+        let mut cells: Vec<(usize, usize, Seg)> = vec![];
+        for sg in &r.segs {
+            // Columns this segment overlaps.
+            let hit: Vec<usize> = columns
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| sg.x0.max(c.0) < sg.x1.min(c.1))
+                .map(|(k, _)| k)
+                .collect();
+            let (c0, span) = if hit.is_empty() {
+                let k = columns
+                    .iter()
+                    .enumerate()
+                    .min_by(|a, b| dist(sg, a.1).total_cmp(&dist(sg, b.1)))
+                    .map(|(k, _)| k)
+                    .unwrap_or(0);
+                (k, 1)
+            } else {
+                (hit[0], hit[hit.len() - 1] - hit[0] + 1)
+            };
+            match cells.iter_mut().find(|(c, _, _)| *c == c0) {
+                Some((_, _, s)) => {
+                    s.words.extend(sg.words.iter().cloned());
+                    s.x1 = s.x1.max(sg.x1);
+                }
+                None => cells.push((c0, span, sg.clone())),
+            }
+        }
+        cells.sort_by_key(|c| c.0);
+        let value = cells.iter().any(|(c, _, s)| *c > 0 && is_number(&s.text()));
+        raw.push(RawRow {
+            cells,
+            top: r.line.ftop,
+            bot: r.line.fbot,
+            size: r.line.size,
+            value,
+        });
+    }
+    let grid_rows = merge_rows(raw);
+    let first_value_row = grid_rows.iter().position(|r| r.value);
+    let grid_rows: Vec<Vec<(usize, usize, Seg)>> = grid_rows.into_iter().map(|r| r.cells).collect();
+    if grid_rows.len() < 2 {
+        return None;
+    }
+    let mut cells_out = vec![];
+    let mut bbox = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+    for (ri, r) in grid_rows.iter().enumerate() {
+        for (c, span, s) in r {
+            let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+            for w in &s.words {
+                b[0] = b[0].min(w.bbox[0]);
+                b[1] = b[1].min(w.bbox[1]);
+                b[2] = b[2].max(w.bbox[2]);
+                b[3] = b[3].max(w.bbox[3]);
+            }
+            for k in 0..4 {
+                bbox[k] = if k < 2 {
+                    bbox[k].min(b[k])
+                } else {
+                    bbox[k].max(b[k])
+                };
+            }
+            cells_out.push(Cell {
+                row: ri,
+                col: *c,
+                row_span: 1,
+                col_span: *span,
+                text: s.text(),
+                bbox: b,
+            });
+        }
+    }
+    // Chart axes and legends line up like a table but leave most of the grid empty.
+    let filled = grid_rows.iter().map(|r| r.len()).sum::<usize>() as f32;
+    let multi = grid_rows.iter().filter(|r| r.len() >= 2).count();
+    if filled < 0.5 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
+        return None;
+    }
+    let ruled = extend_to_rules(&mut bbox, graphics);
+    Some(Table {
+        bbox,
+        cells: cells_out,
+        caption: String::new(),
+        continues_from_previous: false,
+        n_rows: grid_rows.len(),
+        n_cols,
+        header_rows: first_value_row.unwrap_or(0),
+        ruled,
+    })
+}
+
+struct RawRow {
+    cells: Vec<(usize, usize, Seg)>,
+    top: f32,
+    bot: f32,
+    size: f32,
+    value: bool,
+}
+
+impl RawRow {
+    fn label_only(&self) -> bool {
+        self.cells.len() == 1 && self.cells[0].0 == 0
+    }
+    fn label(&self) -> Option<String> {
+        self.cells.iter().find(|c| c.0 == 0).map(|c| c.2.text())
+    }
+}
+
+fn append_seg(into: &mut Seg, from: &Seg) {
+    into.words.extend(from.words.iter().cloned());
+    into.x0 = into.x0.min(from.x0);
+    into.x1 = into.x1.max(from.x1);
+}
+
+/// Multi-line row labels and multi-line headers become one row:
+/// - a label-only line followed closely by a line that continues it (lowercase start) or carries the
+///   values without a label of its own;
+/// - a label-only line starting with `(` or lowercase right under a row continues that row's label;
+/// - a header line whose cells sit in the columns of the header line above it (no values yet).
+fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
+    let mut out: Vec<RawRow> = vec![];
+    for r in raw {
+        if let Some(prev) = out.last_mut() {
+            let tight = r.top - prev.bot < 0.6 * r.size.max(prev.size);
+            let starts_low = r
+                .label()
+                .and_then(|l| l.chars().next())
+                .is_some_and(|ch| ch.is_lowercase() || ch == '(');
+            let prev_open = prev.label().is_some_and(|l| !l.ends_with(':'));
+            // Label-only line, then its values (with or without a lowercase label continuation).
+            if tight
+                && prev.label_only()
+                && prev_open
+                && (r.label().is_none() && r.value || starts_low)
+            {
+                let mut cells = r.cells;
+                let lab = prev.cells[0].2.clone();
+                match cells.iter_mut().find(|c| c.0 == 0) {
+                    Some(c) => {
+                        let mut m = lab;
+                        append_seg(&mut m, &c.2);
+                        c.2 = m;
+                    }
+                    None => cells.insert(0, (0, 1, lab)),
+                }
+                prev.cells = cells;
+                prev.bot = r.bot;
+                prev.value |= r.value;
+                continue;
+            }
+            // Label continuation under a row that has values: "(Douwe Egberts)".
+            if tight && r.label_only() && starts_low && prev.value {
+                if let Some(c) = prev.cells.iter_mut().find(|c| c.0 == 0) {
+                    append_seg(&mut c.2, &r.cells[0].2);
+                    prev.bot = r.bot;
+                    continue;
+                }
+            }
+            // Two-line header cells.
+            let same_cols = !r.value
+                && !prev.value
+                && r.cells
+                    .iter()
+                    .all(|c| c.1 == 1 && prev.cells.iter().any(|p| p.0 == c.0 && p.1 == 1))
+                && prev.cells.iter().all(|p| p.1 == 1)
+                && r.cells.len() >= 2;
+            if tight && same_cols {
+                for c in &r.cells {
+                    if let Some(p) = prev.cells.iter_mut().find(|p| p.0 == c.0) {
+                        append_seg(&mut p.2, &c.2);
+                    }
+                }
+                prev.bot = r.bot;
+                continue;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
+fn dist(s: &Seg, c: &(f32, f32)) -> f32 {
+    if s.x1 < c.0 {
+        c.0 - s.x1
+    } else if s.x0 > c.1 {
+        s.x0 - c.1
+    } else {
+        0.0
+    }
+}
+
+/// Horizontal rules spanning most of the table just above/below it belong to it (top rule, rule
+/// under the header, bottom rule of a ruled table).
+fn extend_to_rules(bbox: &mut BBox, g: &Graphics) -> bool {
+    let w = bbox[2] - bbox[0];
+    let orig = *bbox;
+    let mut ruled = false;
+    for r in &g.hrules {
+        let overlap = r[2].min(orig[2]) - r[1].max(orig[0]);
+        if overlap < 0.6 * w {
+            continue;
+        }
+        if r[0] >= orig[1] - 6.0 && r[0] <= orig[3] + 6.0 {
+            ruled = true;
+            bbox[1] = bbox[1].min(r[0]);
+            bbox[3] = bbox[3].max(r[0]);
+            bbox[0] = bbox[0].min(r[1].max(orig[0] - 0.1 * w));
+            bbox[2] = bbox[2].max(r[2].min(orig[2] + 0.1 * w));
+        }
+    }
+    ruled
+}
+
+/// A table at the top of a page with the same column count as the last table of the previous page
+/// and no caption of its own continues it (issue 3 deliverable 3).
+pub fn link_continuations(pages: &mut [Page]) {
+    for i in 1..pages.len() {
+        let prev = pages[i - 1]
+            .tables
+            .last()
+            .map(|t| (t.n_cols, t.bbox[3] > 0.55 * pages[i - 1].height));
+        let h = pages[i].height;
+        if let (Some((cols, prev_low)), Some(first)) = (prev, pages[i].tables.first_mut()) {
+            if prev_low
+                && first.n_cols == cols
+                && first.bbox[1] < 0.35 * h
+                && first.header_rows == 0
+            {
+                first.continues_from_previous = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn parenthesised_and_dollar_values_are_numbers() {
+        for s in ["(1,234)", "$ 1,234", "$(12.5)", "12.5%", "—", "1,234.56"] {
+            assert!(is_number(s), "{s}");
+        }
+        for s in ["Revenue", "2019 plan", ""] {
+            assert!(!is_number(s), "{s}");
+        }
+    }
+}

@@ -1,0 +1,618 @@
+//! Embedders (paper §3.4): the OpenAI-compatible API one, and an offline one for users without a key
+//! and for tests.
+//!
+//! The offline embedder is a hashed bag of financial "features" rather than a neural model (no model
+//! download is possible in the browser without a key, and none ships with the app). What makes it
+//! work on 10-K questions:
+//! - light stemming, so "liabilities" meets "liability";
+//! - fiscal-period normalisation ("FY2022", "fiscal 2022", "FY22" → `2022`), and other numbers left
+//!   out entirely: statement pages are mostly numbers, which would otherwise dominate their vectors'
+//!   norm and bury the few words a question can match;
+//! - concepts: phrases that name the same line item or statement in different words map to one
+//!   extra feature (capex ↔ purchases of property, plant and equipment; balance sheet ↔ statement of
+//!   financial position; EPS ↔ earnings per share ...), and ratio names expand to their inputs
+//!   (inventory turnover → inventory + cost of sales);
+//! - a general English + question-instruction stop list for the dense features only ("round your
+//!   answer to two decimal places" names nothing in a filing);
+//! - word unigrams and bigrams with sublinear tf (1 + ln tf), signed feature hashing into `dims`;
+//! - on the query side, an IDF weight per feature taken from the corpus (`TermStats`, rebuilt from
+//!   the documents, so it is deterministic and never stored): a cosine of log-tf document vectors with
+//!   log-tf·idf query vectors (SMART lnc.ltc).
+//!
+//! `embedding_inputs` adds each page's heading (its first lines) to every document of the page, so
+//! the lower half of "CONSOLIDATED BALANCE SHEETS" still knows it is a balance sheet.
+
+use crate::corpus::Doc;
+use crate::llm::{LlmClient, Transport};
+use std::collections::{BTreeMap, HashMap};
+
+/// What an index needs to know about the embedder that produced its vectors.
+pub trait Embedder {
+    /// Stored in the corpus; a corpus is only queried with vectors from the same embedder.
+    fn name(&self) -> String;
+    fn dims(&self) -> usize;
+}
+
+/// Scale `v` to unit length (a zero vector stays zero).
+pub fn normalise(v: &mut [f32]) {
+    let n = v.iter().map(|x| (*x as f64) * (*x as f64)).sum::<f64>().sqrt();
+    if n > 0.0 {
+        for x in v.iter_mut() {
+            *x = (*x as f64 / n) as f32;
+        }
+    }
+}
+
+/// The text actually embedded for each document: section and page heading, then the document text.
+/// Headings come from the first document of each (source, page) in `docs` order.
+pub fn embedding_inputs(docs: &[Doc]) -> Vec<String> {
+    let mut heading: HashMap<(&str, u32), String> = HashMap::new();
+    for d in docs {
+        heading.entry((d.source.as_str(), d.page)).or_insert_with(|| page_heading(&d.text));
+    }
+    docs.iter()
+        .map(|d| {
+            let mut s = String::new();
+            if let Some(sec) = &d.section {
+                s.push_str(sec);
+                s.push('\n');
+            }
+            if let Some(h) = heading.get(&(d.source.as_str(), d.page)) {
+                if !d.text.starts_with(h.as_str()) {
+                    s.push_str(h);
+                    s.push('\n');
+                }
+            }
+            if let Some(t) = &d.table {
+                if !t.caption.is_empty() && !d.text.contains(&t.caption) {
+                    s.push_str(&t.caption);
+                    s.push('\n');
+                }
+            }
+            s.push_str(&d.text);
+            s
+        })
+        .collect()
+}
+
+/// The first three non-empty lines of a page's first document, at most 200 characters: where
+/// statements and notes print their titles.
+fn page_heading(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()).take(3) {
+        if out.chars().count() + line.chars().count() > 200 {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.trim_end().to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Offline embedder
+
+/// Document frequencies of the offline embedder's features over a corpus (query-side IDF).
+#[derive(Debug, Clone, Default)]
+pub struct TermStats {
+    pub docs: u32,
+    pub df: HashMap<String, u32>,
+}
+
+impl TermStats {
+    pub fn add_features(&mut self, feats: &BTreeMap<String, f32>) {
+        self.docs += 1;
+        for f in feats.keys() {
+            *self.df.entry(f.clone()).or_insert(0) += 1;
+        }
+    }
+    /// BM25's idf, and 0 for a feature no document has (it can only add hash-collision noise).
+    pub fn idf(&self, feature: &str) -> f32 {
+        let df = self.df.get(feature).copied().unwrap_or(0);
+        if df == 0 {
+            return 0.0;
+        }
+        let n = self.docs as f64;
+        (((n - df as f64 + 0.5) / (df as f64 + 0.5)) + 1.0).ln() as f32
+    }
+}
+
+/// Hashed financial-text embedder; deterministic, no network, no model file.
+#[derive(Debug, Clone)]
+pub struct OfflineEmbedder {
+    dims: usize,
+    /// First stemmed token → (phrase as stemmed tokens, concept feature).
+    phrases: HashMap<String, Vec<(Vec<String>, &'static str)>>,
+}
+
+/// Relative feature weights.
+const W_UNIGRAM: f32 = 1.0;
+const W_BIGRAM: f32 = 0.6;
+const W_CONCEPT: f32 = 1.0;
+
+pub const OFFLINE_DEFAULT_DIMS: usize = 1024;
+
+impl Default for OfflineEmbedder {
+    fn default() -> Self {
+        OfflineEmbedder::new(OFFLINE_DEFAULT_DIMS)
+    }
+}
+
+impl Embedder for OfflineEmbedder {
+    fn name(&self) -> String {
+        format!("offline-v1-{}", self.dims)
+    }
+    fn dims(&self) -> usize {
+        self.dims
+    }
+}
+
+impl OfflineEmbedder {
+    pub fn new(dims: usize) -> OfflineEmbedder {
+        let dims = dims.max(8);
+        let mut phrases: HashMap<String, Vec<(Vec<String>, &'static str)>> = HashMap::new();
+        for (concept, list) in CONCEPTS {
+            for p in *list {
+                let toks: Vec<String> = raw_tokens(p).into_iter().map(|t| stem(&t)).collect();
+                if let Some(first) = toks.first() {
+                    phrases.entry(first.clone()).or_default().push((toks, concept));
+                }
+            }
+        }
+        // Longest phrase first, so "net cash provided by operating activities" wins over "net cash".
+        for v in phrases.values_mut() {
+            v.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        }
+        OfflineEmbedder { dims, phrases }
+    }
+
+    /// Unit vector of a document text.
+    pub fn embed(&self, text: &str) -> Vec<f32> {
+        self.hash(&self.features(text), None)
+    }
+
+    pub fn embed_batch(&self, texts: &[String]) -> Vec<Vec<f32>> {
+        texts.iter().map(|t| self.embed(t)).collect()
+    }
+
+    /// Vectors for the documents of one ingested file (or any batch that is a meaningful collection):
+    /// each feature is also weighted by its IDF within the batch, so a chunk's vector is dominated
+    /// by what distinguishes it ("inventories", "balance sheet") rather than by what every page of
+    /// the filing says ("million", "fiscal", the company name). With the query-side IDF this is the
+    /// classic ltc·ltc cosine. Deterministic for a given batch.
+    pub fn embed_documents(&self, texts: &[String]) -> Vec<Vec<f32>> {
+        let feats: Vec<BTreeMap<String, f32>> = texts.iter().map(|t| self.features(t)).collect();
+        let mut st = TermStats::default();
+        for f in &feats {
+            st.add_features(f);
+        }
+        let n = st.docs as f32;
+        feats
+            .iter()
+            .map(|f| {
+                let weighted: BTreeMap<String, f32> = f
+                    .iter()
+                    .map(|(k, w)| {
+                        let df = st.df.get(k).copied().unwrap_or(1) as f32;
+                        (k.clone(), w * (1.0 + n / df).ln())
+                    })
+                    .collect();
+                self.hash(&weighted, None)
+            })
+            .collect()
+    }
+
+    /// Unit vector of a query, each feature weighted by its IDF in the corpus being searched.
+    pub fn embed_query(&self, text: &str, stats: &TermStats) -> Vec<f32> {
+        let feats = self.features(text);
+        if stats.docs == 0 {
+            return self.hash(&feats, None);
+        }
+        let v = self.hash(&feats, Some(stats));
+        if v.iter().all(|x| *x == 0.0) {
+            // Nothing in the query occurs in the corpus: fall back to the plain vector.
+            return self.hash(&feats, None);
+        }
+        v
+    }
+
+    /// Weighted features (sublinear tf × type weight) of a text.
+    pub fn features(&self, text: &str) -> BTreeMap<String, f32> {
+        let toks = raw_tokens(text);
+        let toks = normalise_periods(toks);
+        let stems: Vec<String> = toks.iter().map(|t| stem(t)).collect();
+        let mut tf: BTreeMap<String, (f32, f32)> = BTreeMap::new(); // feature → (count, weight)
+        let mut bump = |f: String, w: f32| {
+            let e = tf.entry(f).or_insert((0.0, w));
+            e.0 += 1.0;
+        };
+        // Concepts over the full stem sequence (stopwords included: "statement of cash flows").
+        let mut i = 0;
+        while i < stems.len() {
+            let mut matched = 0;
+            if let Some(cands) = self.phrases.get(&stems[i]) {
+                for (p, concept) in cands {
+                    if stems.len() - i >= p.len() && stems[i..i + p.len()] == p[..] {
+                        bump(format!("#{concept}"), W_CONCEPT);
+                        matched = matched.max(p.len());
+                    }
+                }
+            }
+            i += matched.max(1);
+        }
+        // Unigrams and bigrams over content words.
+        let content: Vec<&String> =
+            stems.iter().filter(|s| !is_dense_stopword(s) && !is_plain_number(s)).collect();
+        for (j, s) in content.iter().enumerate() {
+            bump(format!("w:{s}"), W_UNIGRAM);
+            if j + 1 < content.len() {
+                bump(format!("b:{s}_{}", content[j + 1]), W_BIGRAM);
+            }
+        }
+        tf.into_iter().map(|(f, (c, w))| (f, w * (1.0 + c.ln()))).collect()
+    }
+
+    fn hash(&self, feats: &BTreeMap<String, f32>, stats: Option<&TermStats>) -> Vec<f32> {
+        let mut v = vec![0f32; self.dims];
+        for (f, w) in feats {
+            let w = match stats {
+                Some(s) => w * s.idf(f),
+                None => *w,
+            };
+            if w == 0.0 {
+                continue;
+            }
+            let h = fnv1a(f.as_bytes());
+            let b = (h % self.dims as u64) as usize;
+            let sign = if (h >> 63) == 1 { -1.0 } else { 1.0 };
+            v[b] += sign * w;
+        }
+        normalise(&mut v);
+        v
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    // Final avalanche so the top bit (the sign) and the low bits (the bucket) are independent.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h
+}
+
+/// Lowercased tokens: ASCII letter/digit runs, keeping `&` inside words (P&L, PP&E, D&A, SG&A) and
+/// `,`/`.` between digits (34,229; 10.70), with digit separators then removed.
+fn raw_tokens(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let mut out = vec![];
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = if i > 0 { chars[i - 1] } else { ' ' };
+        let next = chars.get(i + 1).copied().unwrap_or(' ');
+        if c.is_ascii_alphanumeric() {
+            cur.push(c);
+        } else if c == '&' && prev.is_ascii_alphanumeric() && next.is_ascii_alphanumeric() {
+            cur.push('&');
+        } else if (c == ',' || c == '.') && prev.is_ascii_digit() && next.is_ascii_digit() && !cur.is_empty() {
+            // digit separator: drop it but keep the run together
+            if c == '.' {
+                cur.push('.');
+            }
+        } else if c == '\'' || c == '\u{2019}' {
+            // possessives and contractions: "company's" → "company"
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            // skip a following "s"
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    // drop the "s" left over by possessives ("company ' s")
+    out.retain(|t| t != "s");
+    out
+}
+
+/// Fiscal-period normalisation: `fy2022`, `fy22`, `fiscal 2022`, `fiscal year 2022` → `2022`;
+/// `2023q2` / `q2fy24` split into year and quarter.
+fn normalise_periods(toks: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(toks.len());
+    for t in toks {
+        let push_year = |y: &str, out: &mut Vec<String>| {
+            if y.len() == 2 {
+                out.push(format!("20{y}"));
+            } else {
+                out.push(y.to_string());
+            }
+        };
+        if let Some(rest) = t.strip_prefix("fy") {
+            let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            if digits.len() == 2 || digits.len() == 4 {
+                push_year(&digits, &mut out);
+                let tail = &rest[digits.len()..];
+                if !tail.is_empty() {
+                    out.push(tail.to_string());
+                }
+                continue;
+            }
+        }
+        // "2023q2"
+        if t.len() == 6 && t[..4].chars().all(|c| c.is_ascii_digit()) && t.as_bytes()[4] == b'q' {
+            out.push(t[..4].to_string());
+            out.push(t[4..].to_string());
+            continue;
+        }
+        // "q2fy24" / "q2fy2024"
+        if t.len() > 4 && t.starts_with('q') && t[2..].starts_with("fy") {
+            out.push(t[..2].to_string());
+            push_year(&t[4..], &mut out);
+            continue;
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// A conservative suffix stripper (plural, -ing, -ed, final -e), enough to join the inflections that
+/// filings and questions use for the same line item.
+pub(crate) fn stem(w: &str) -> String {
+    if w.len() <= 3 || w.chars().any(|c| c.is_ascii_digit()) || w.contains('&') {
+        return w.to_string();
+    }
+    let mut s = w.to_string();
+    if s.ends_with("ies") && s.len() > 4 {
+        s.truncate(s.len() - 3);
+        s.push('y');
+    } else if s.ends_with("sses") {
+        s.truncate(s.len() - 2);
+    } else if s.ends_with('s') && !s.ends_with("ss") && !s.ends_with("us") && !s.ends_with("is") {
+        s.pop();
+    }
+    if s.ends_with("ity") && s.len() > 7 {
+        // "cyclicality" → "cyclical", "profitability" → "profitabil"
+        s.truncate(s.len() - 3);
+    } else if s.ends_with("ing") && s.len() > 5 {
+        s.truncate(s.len() - 3);
+    } else if s.ends_with("ed") && s.len() > 4 {
+        s.truncate(s.len() - 2);
+    }
+    if s.ends_with('e') && s.len() > 4 {
+        s.pop();
+    }
+    s
+}
+
+fn is_plain_number(s: &str) -> bool {
+    if !s.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    if !s.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return false; // "10k", "8k", "3m" stay
+    }
+    // Years stay: they carry the fiscal period.
+    !(s.len() == 4 && (s.starts_with("19") || s.starts_with("20")))
+}
+
+fn is_dense_stopword(s: &str) -> bool {
+    s.len() < 2 || DENSE_STOP.binary_search(&s).is_ok()
+}
+
+/// General English function words plus the vocabulary of question instructions. Stemmed forms
+/// (they are compared after `stem`); sorted for binary search (checked by a test).
+const DENSE_STOP: &[&str] = &[
+    "about", "above", "after", "again", "against", "all", "also", "am", "among", "an", "and", "answer", "any",
+    "approximation", "are", "as", "ask", "assum", "at", "bas", "be", "becaus", "been", "befor", "being", "below",
+    "between", "both", "but", "by", "calculat", "can", "clearly", "comput", "could", "decimal", "defin", "did", "do",
+    "doe", "dur", "each", "exact", "extract", "few", "following", "for", "from", "further", "giv", "had", "has",
+    "have", "having", "he", "her", "here", "hi", "how", "if", "in", "info", "information", "into", "is", "it", "item", "its",
+    "itself", "judgment", "just", "lik", "lin", "mor", "most", "much", "my", "no", "nor", "not", "now",
+    "number", "of", "off", "on", "once", "only", "or", "other", "our", "out", "outlin", "over", "own", "perspectiv",
+    "place", "plainly", "pleas", "possibl", "primarily", "provid", "question", "rather", "reasonabl", "respond",
+    "respons", "round", "sam", "should", "shown", "so", "som", "stat", "such", "than", "that", "the", "their",
+    "them", "then", "there", "these", "they", "thi", "those", "through", "to", "too", "two", "under", "unit",
+    "until", "up", "us", "usd", "utiliz", "very", "was", "we", "wer", "what", "when", "where", "which", "while",
+    "who", "whom", "why", "will", "with", "within", "would", "you", "your",
+];
+
+/// Concept features: every phrase in a list adds `#concept`. Phrases are written naturally and
+/// stemmed at construction. Ratio and metric names list the line items they are computed from.
+const CONCEPTS: &[(&str, &[&str])] = &[
+    ("capex", &["capex", "capital expenditure", "capital expenditures", "purchases of property and equipment",
+        "purchases of property, plant and equipment", "purchase of property, plant and equipment",
+        "additions to property, plant and equipment", "additions to property and equipment",
+        "payments for property and equipment", "payments for property, plant and equipment",
+        "capital spending", "capital intensive", "capital-intensive", "acquisitions of property and equipment",
+        "expenditures for property, plant and equipment", "expenditures for property and equipment",
+        "purchases of property, equipment"]),
+    ("ppe", &["pp&e", "property, plant and equipment", "property and equipment", "fixed assets",
+        "fixed asset", "property, plant and equipment, net", "property and equipment, net", "capital intensive",
+        "capital-intensive"]),
+    ("revenue", &["revenue", "revenues", "net sales", "total revenues", "total revenue", "net revenue",
+        "net revenues", "total net sales", "top line", "sales", "turnover"]),
+    ("cogs", &["cogs", "cost of sales", "cost of goods sold", "cost of revenue", "cost of revenues",
+        "cost of products sold", "cost of merchandise sold", "costs of sales", "cost of goods",
+        "cost of product", "cost of services", "costs of goods sold"]),
+    ("gross_margin", &["gross margin", "gross profit", "gross margins"]),
+    ("operating_income", &["operating income", "operating profit", "income from operations",
+        "operating margin", "operating loss", "earnings from operations", "operating earnings"]),
+    ("net_income", &["net income", "net earnings", "net profit", "net loss", "profit attributable",
+        "net income attributable", "net profit margin", "net margin"]),
+    ("eps", &["eps", "earnings per share", "per share", "diluted earnings per share", "earnings per common share"]),
+    ("dna", &["d&a", "depreciation and amortization", "depreciation, depletion and amortization",
+        "depreciation & amortization", "depreciation", "amortization", "ebitda"]),
+    ("ebitda", &["ebitda", "adjusted ebitda"]),
+    ("sga", &["sg&a", "selling, general and administrative", "selling general and administrative",
+        "selling, general, and administrative"]),
+    ("rnd", &["r&d", "research and development", "research, development"]),
+    // Statement titles: kept pure, so a question naming a statement finds the statement's pages.
+    ("balance_sheet", &["balance sheet", "balance sheets", "statement of financial position",
+        "statements of financial position", "statement of financial condition", "statements of financial condition"]),
+    ("income_statement", &["income statement", "income statements", "statement of income", "statements of income",
+        "statement of operations", "statements of operations", "statement of earnings", "statements of earnings",
+        "p&l", "profit and loss", "statements of comprehensive income", "statement of comprehensive income"]),
+    ("cash_flow_statement", &["cash flow statement", "cash flow statements", "statement of cash flows",
+        "statements of cash flows", "cash flows statement", "cash flows statements"]),
+    // Line items of each statement, and the ratios computed from them: a statement page carries many
+    // of these, and a ratio question names one.
+    ("bs_item", &["total current assets", "total current liabilities", "total assets", "total liabilities",
+        "inventories", "accounts payable", "retained earnings", "total equity", "shareholders equity",
+        "stockholders equity", "shareowners equity", "property and equipment, net", "property, plant and equipment, net",
+        "working capital", "current ratio", "quick ratio", "fixed asset turnover", "inventory turnover",
+        "days payable outstanding", "dpo", "return on assets", "roa", "asset turnover", "liquidate", "liquidated",
+        "book value", "capital intensive", "capital-intensive"]),
+    ("is_item", &["cost of sales", "cost of goods sold", "cogs", "gross profit", "gross margin", "operating income",
+        "operating profit", "income before income taxes", "earnings before income taxes", "provision for income taxes",
+        "effective tax rate", "earnings per share", "net income attributable", "operating margin", "net profit margin",
+        "fixed asset turnover", "inventory turnover", "days payable outstanding", "dpo", "return on assets", "roa",
+        "ebitda", "cost of revenue", "cost of revenues", "cost of products sold", "net earnings"]),
+    ("cf_item", &["net cash provided by operating activities", "cash flows from operating activities",
+        "net cash used in investing activities", "net cash used in financing activities", "investing activities",
+        "financing activities", "depreciation and amortization", "capex", "capital expenditure", "capital expenditures",
+        "purchases of property and equipment", "purchases of property, plant and equipment",
+        "additions to property, plant and equipment", "payments for property and equipment", "dividends paid",
+        "cash dividends", "free cash flow", "free cashflow", "fcf", "cash from operations", "operating cash flow",
+        "cash flow conversion", "cashflow conversion", "ebitda", "capital intensive", "capital-intensive"]),
+    ("operating_cash_flow", &["cash from operations", "net cash provided by operating activities",
+        "net cash from operating activities", "cash flows from operating activities", "operating cash flow",
+        "cash provided by operations", "cash generated from operations", "operating activities"]),
+    ("fcf", &["fcf", "free cash flow", "free cashflow", "free cash flows"]),
+    ("inventory", &["inventory", "inventories", "merchandise inventories", "inventory turnover"]),
+    ("payables", &["accounts payable", "payables", "trade payables", "days payable outstanding", "dpo"]),
+    ("receivables", &["accounts receivable", "receivables", "trade receivables", "days sales outstanding", "dso"]),
+    ("current_assets", &["current assets", "total current assets", "working capital", "current ratio", "quick ratio"]),
+    ("current_liabilities", &["current liabilities", "total current liabilities", "working capital",
+        "current ratio", "quick ratio", "operating cash flow ratio"]),
+    ("total_assets", &["total assets", "return on assets", "roa", "asset turnover"]),
+    ("equity", &["shareholders equity", "stockholders equity", "shareowners equity", "total equity",
+        "shareholders' equity", "stockholders' equity", "book value", "return on equity", "roe"]),
+    ("dividends", &["dividend", "dividends", "cash dividends", "dividends paid", "dividends declared",
+        "payout", "paid out"]),
+    ("buyback", &["share repurchases", "stock repurchases", "repurchases of common stock", "buyback",
+        "buybacks", "treasury stock", "purchases of treasury stock", "repurchase of common stock",
+        "share repurchase", "stock repurchase", "repurchased"]),
+    ("debt", &["debt", "borrowings", "credit agreement", "credit facility", "revolving credit", "notes payable",
+        "long-term debt", "commercial paper", "senior notes", "borrow", "loan"]),
+    ("tax", &["effective tax rate", "income tax", "income taxes", "provision for income taxes", "tax rate"]),
+    ("segment", &["segment", "segments", "business segment", "reportable segment", "operating segment"]),
+    ("mna", &["m&a", "acquisition", "acquisitions", "acquired", "divestiture", "divestitures", "merger",
+        "business combination", "business combinations"]),
+    ("restructuring", &["restructuring", "restructuring liability", "restructuring charges", "restructuring plan"]),
+    ("litigation", &["legal proceedings", "litigation", "lawsuit", "legal battles", "legal proceeding",
+        "contingencies", "legal matters"]),
+    ("guidance", &["guidance", "outlook", "expects", "forecast", "forecasting"]),
+    ("customers", &["customers", "customer", "clients"]),
+    ("cash", &["cash and cash equivalents", "cash & cash equivalents", "cash equivalents"]),
+    ("var", &["var", "value at risk", "value-at-risk"]),
+    ("derivatives", &["derivative", "derivatives", "notional", "interest rate swap", "cross currency swap",
+        "forward contracts", "hedging"]),
+    ("pension", &["pension", "retirees", "postretirement", "benefit payments", "retiree"]),
+    ("shares", &["shares outstanding", "common stock", "shareholders", "number of shares"]),
+    ("margin", &["margin", "margins", "profit margin"]),
+    ("wages", &["wages", "payroll", "compensation", "salaries"]),
+    ("stores", &["stores", "store count", "number of stores", "locations"]),
+];
+
+// ---------------------------------------------------------------------------------------------
+// API embedder
+
+/// The OpenAI-compatible `/v1/embeddings` embedder: batching, retries and usage accounting are the
+/// `LlmClient`'s; this adds unit-length normalisation and a dimension check.
+pub struct ApiEmbedder<'a, 'b, T: Transport> {
+    client: &'b LlmClient<'a, T>,
+    dims: usize,
+}
+
+impl<'a, 'b, T: Transport> ApiEmbedder<'a, 'b, T> {
+    /// `dims`: the model's output size (`embedding_dimensions` when set; 3,072 for
+    /// text-embedding-3-large).
+    pub fn new(client: &'b LlmClient<'a, T>, dims: usize) -> Self {
+        ApiEmbedder { client, dims }
+    }
+    pub async fn embed_batch(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+        let mut out = self.client.embed(texts).await?;
+        for v in out.iter_mut() {
+            if v.len() != self.dims {
+                return Err(format!("the embedding model returned {} dimensions, expected {}", v.len(), self.dims));
+            }
+            normalise(v);
+        }
+        Ok(out)
+    }
+    pub async fn embed(&self, text: &str) -> Result<Vec<f32>, String> {
+        let mut v = self.embed_batch(&[text.to_string()]).await?;
+        v.pop().ok_or_else(|| "the embedding model returned nothing".to_string())
+    }
+}
+
+impl<T: Transport> Embedder for ApiEmbedder<'_, '_, T> {
+    fn name(&self) -> String {
+        format!("api:{}:{}", self.client.settings().models.embedding_model, self.dims)
+    }
+    fn dims(&self) -> usize {
+        self.dims
+    }
+}
+
+/// Output size of an API embedding model when `dimensions` is not set.
+pub fn api_default_dims(model: &str) -> usize {
+    match model {
+        "text-embedding-3-small" | "text-embedding-ada-002" => 1536,
+        _ => 3072,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cos(a: &[f32], b: &[f32]) -> f32 {
+        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn dense_stop_list_is_sorted() {
+        let mut s = DENSE_STOP.to_vec();
+        s.sort();
+        assert_eq!(s, DENSE_STOP);
+    }
+
+    #[test]
+    fn offline_vectors_are_unit_length_and_deterministic() {
+        let e = OfflineEmbedder::default();
+        let a = e.embed("Net sales increased 5% in fiscal 2022");
+        let n: f32 = a.iter().map(|x| x * x).sum();
+        assert!((n - 1.0).abs() < 1e-4);
+        assert_eq!(a, OfflineEmbedder::default().embed("Net sales increased 5% in fiscal 2022"));
+        assert_eq!(e.embed_batch(&["x y".into()]).len(), 1);
+    }
+
+    #[test]
+    fn fiscal_periods_are_normalised() {
+        let e = OfflineEmbedder::default();
+        for q in ["FY2022 revenue", "fiscal 2022 revenue", "FY22 revenue"] {
+            assert!(e.features(q).contains_key("w:2022"), "{q}");
+        }
+        assert!(!e.features("sales were 34,229 million").contains_key("w:34229"));
+    }
+
+    #[test]
+    fn synonyms_share_a_concept() {
+        let e = OfflineEmbedder::default();
+        let a = e.embed("What is the capex?");
+        let b = e.embed("Purchases of property, plant and equipment (PP&E)");
+        let c = e.embed("Advertising costs are expensed as incurred");
+        assert!(cos(&a, &b) > cos(&a, &c) + 0.2, "{} vs {}", cos(&a, &b), cos(&a, &c));
+        let a = e.embed("earnings per share");
+        let b = e.embed("EPS grew");
+        let c = e.embed("Leases expire through 2030");
+        assert!(cos(&a, &b) > cos(&a, &c) + 0.1, "{} vs {}", cos(&a, &b), cos(&a, &c));
+    }
+}

@@ -1,0 +1,391 @@
+//! The corpus index (spec §5): documents, their unit vectors in one contiguous slab per modality
+//! (so the modality filter is free and an exact scan is a straight loop), an optional HNSW graph per
+//! modality, and a compact, checksummed binary form for persistence.
+//!
+//! Exact scan is the default and always available; `build_hnsw` is explicit because building costs
+//! tens of seconds at 5,000 vectors (PDF_NOTES.md) and one filing is far below the ≈ 2,000-vector
+//! crossover — the shell decides when (in the background) and queries switch to the graph once it is
+//! there. Any change to the documents drops the graphs (instant-distance has no incremental insert).
+//!
+//! Vectors are stored as f16 in the blob and rounded to f16 when added, so a corpus answers the same
+//! before and after a save/load round trip.
+
+use super::blend::blend;
+use super::embed::{embedding_inputs, OfflineEmbedder, TermStats};
+use crate::config::{Modality, RetrievalSettings};
+use crate::corpus::{Doc, ExtractionConfidence, Hit};
+use std::cell::OnceCell;
+use std::collections::BTreeSet;
+
+#[derive(Clone)]
+struct HPoint(Vec<f32>);
+
+impl instant_distance::Point for HPoint {
+    fn distance(&self, other: &Self) -> f32 {
+        sq_l2(&self.0, &other.0)
+    }
+}
+
+/// Docs `start..end` (all of one modality) and, when built, their HNSW graph (values = doc index).
+struct Slab {
+    modality: Modality,
+    start: usize,
+    end: usize,
+    hnsw: Option<instant_distance::HnswMap<HPoint, u32>>,
+}
+
+pub struct Corpus {
+    /// `Embedder::name()` of the vectors; queries must come from the same embedder.
+    pub embedder: String,
+    pub dims: usize,
+    /// Grouped by modality (Text, Table, Chart, ToolDerived), insertion order within a modality.
+    pub docs: Vec<Doc>,
+    /// `docs.len() × dims`, row i belongs to `docs[i]`.
+    vectors: Vec<f32>,
+    slabs: Vec<Slab>,
+    /// Offline-embedder document frequencies, computed on first use from the documents.
+    stats: OnceCell<TermStats>,
+}
+
+const MAGIC: &[u8; 8] = b"CLAIRIDX";
+const VERSION: u32 = 1;
+/// Graph search breadth; must cover the largest pool asked for (4 × k_preview = 48).
+const HNSW_EF: usize = 128;
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Header {
+    embedder: String,
+    dims: usize,
+    docs: Vec<Doc>,
+}
+
+impl Corpus {
+    pub fn new(embedder_name: impl Into<String>, dims: usize) -> Corpus {
+        Corpus { embedder: embedder_name.into(), dims, docs: vec![], vectors: vec![], slabs: vec![], stats: OnceCell::new() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// Source file names, sorted.
+    pub fn sources(&self) -> Vec<String> {
+        self.docs.iter().map(|d| d.source.clone()).collect::<BTreeSet<_>>().into_iter().collect()
+    }
+
+    /// Vector of `docs[i]`.
+    pub fn vector(&self, i: usize) -> &[f32] {
+        &self.vectors[i * self.dims..(i + 1) * self.dims]
+    }
+
+    /// Add documents with their vectors (one per doc, `dims` long, finite). A document whose id is
+    /// already present replaces the old one (ids are deterministic, so re-ingesting a file replaces
+    /// its documents; call `remove_source` first when the file itself changed). Batches of one source
+    /// may arrive in several calls (embedding batches).
+    pub fn add(&mut self, docs: Vec<Doc>, vectors: Vec<Vec<f32>>) -> Result<(), String> {
+        if docs.len() != vectors.len() {
+            return Err(format!("{} documents but {} vectors", docs.len(), vectors.len()));
+        }
+        for (d, v) in docs.iter().zip(&vectors) {
+            if v.len() != self.dims {
+                return Err(format!("vector of {} has {} dimensions, the corpus {}", d.id, v.len(), self.dims));
+            }
+            if v.iter().any(|x| !x.is_finite()) {
+                return Err(format!("vector of {} holds a non-finite number", d.id));
+            }
+        }
+        let new_ids: BTreeSet<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+        let mut all: Vec<(Doc, Vec<f32>)> = Vec::with_capacity(self.docs.len() + docs.len());
+        for (i, d) in std::mem::take(&mut self.docs).into_iter().enumerate() {
+            if !new_ids.contains(d.id.as_str()) {
+                let v = self.vectors[i * self.dims..(i + 1) * self.dims].to_vec();
+                all.push((d, v));
+            }
+        }
+        // Within one batch a repeated id keeps its last occurrence.
+        let mut seen = BTreeSet::new();
+        let mut batch: Vec<(Doc, Vec<f32>)> = vec![];
+        for (d, v) in docs.into_iter().zip(vectors).rev() {
+            if seen.insert(d.id.clone()) {
+                batch.push((d, v.iter().map(|x| f16_to_f32(f32_to_f16(*x))).collect()));
+            }
+        }
+        batch.reverse();
+        all.extend(batch);
+        self.rebuild(all);
+        Ok(())
+    }
+
+    /// Remove every document of `source`; returns how many went.
+    pub fn remove_source(&mut self, source: &str) -> usize {
+        let before = self.docs.len();
+        let mut all = vec![];
+        for (i, d) in std::mem::take(&mut self.docs).into_iter().enumerate() {
+            if d.source != source {
+                let v = self.vectors[i * self.dims..(i + 1) * self.dims].to_vec();
+                all.push((d, v));
+            }
+        }
+        self.rebuild(all);
+        before - self.docs.len()
+    }
+
+    fn rebuild(&mut self, mut all: Vec<(Doc, Vec<f32>)>) {
+        all.sort_by_key(|(d, _)| d.modality); // stable: insertion order within a modality
+        self.vectors = Vec::with_capacity(all.len() * self.dims);
+        self.docs = Vec::with_capacity(all.len());
+        self.slabs.clear();
+        for (i, (d, v)) in all.into_iter().enumerate() {
+            match self.slabs.last_mut() {
+                Some(s) if s.modality == d.modality => s.end = i + 1,
+                _ => self.slabs.push(Slab { modality: d.modality, start: i, end: i + 1, hnsw: None }),
+            }
+            self.vectors.extend_from_slice(&v);
+            self.docs.push(d);
+        }
+        self.stats = OnceCell::new();
+    }
+
+    /// Build an HNSW graph for every modality slab of at least `min_vectors` vectors (and drop the
+    /// graphs of smaller ones). Deterministic (fixed seed). Returns how many graphs exist afterwards.
+    pub fn build_hnsw(&mut self, min_vectors: usize) -> usize {
+        for s in self.slabs.iter_mut() {
+            if s.end - s.start >= min_vectors.max(1) {
+                let points: Vec<HPoint> =
+                    (s.start..s.end).map(|i| HPoint(self.vectors[i * self.dims..(i + 1) * self.dims].to_vec())).collect();
+                let values: Vec<u32> = (s.start as u32..s.end as u32).collect();
+                let map = instant_distance::Builder::default().seed(0x5eed).ef_search(HNSW_EF).build(points, values);
+                s.hnsw = Some(map);
+            } else {
+                s.hnsw = None;
+            }
+        }
+        self.hnsw_count()
+    }
+
+    pub fn hnsw_count(&self) -> usize {
+        self.slabs.iter().filter(|s| s.hnsw.is_some()).count()
+    }
+
+    /// Drop the graphs: queries go back to the exact scan.
+    pub fn drop_hnsw(&mut self) {
+        for s in self.slabs.iter_mut() {
+            s.hnsw = None;
+        }
+    }
+
+    /// Offline-embedder IDF statistics over the documents (computed once per corpus state).
+    pub fn term_stats(&self, e: &OfflineEmbedder) -> &TermStats {
+        self.stats.get_or_init(|| {
+            let mut st = TermStats::default();
+            for text in embedding_inputs(&self.docs) {
+                st.add_features(&e.features(&text));
+            }
+            st
+        })
+    }
+
+    /// Spec §5: a dense pool of `pool_factor · k` (modality-filtered), reranked by the blend, top k.
+    /// Low-confidence table documents are left out of tabular (`Some(Table)`) searches. A query
+    /// vector of the wrong size finds nothing.
+    pub fn search(&self, query_vec: &[f32], query_text: &str, k: usize, modality: Option<Modality>, s: &RetrievalSettings) -> Vec<Hit> {
+        if query_vec.len() != self.dims || k == 0 {
+            return vec![];
+        }
+        let pool = self.pool(query_vec, k * s.pool_factor.max(1), modality);
+        blend(pool.iter().map(|&(i, d)| (i, d, self.docs[i].text.as_str())), query_text, k, s)
+            .into_iter()
+            .map(|(i, score)| Hit { doc: self.docs[i].clone(), score })
+            .collect()
+    }
+
+    /// Dense candidates (doc index, squared L2), nearest first, ties by document order.
+    pub fn pool(&self, q: &[f32], n: usize, modality: Option<Modality>) -> Vec<(usize, f32)> {
+        let skip_low = modality == Some(Modality::Table);
+        let mut out: Vec<(usize, f32)> = vec![];
+        for s in self.slabs.iter().filter(|s| modality.is_none_or(|m| m == s.modality)) {
+            let keep = |i: usize| !(skip_low && self.docs[i].confidence == ExtractionConfidence::Low);
+            match &s.hnsw {
+                Some(map) => {
+                    let mut search = instant_distance::Search::default();
+                    let p = HPoint(q.to_vec());
+                    out.extend(
+                        map.search(&p, &mut search)
+                            .map(|it| *it.value as usize)
+                            .filter(|&i| keep(i))
+                            .take(n)
+                            .map(|i| (i, sq_l2(q, self.vector(i)))),
+                    );
+                }
+                None => {
+                    let mut part: Vec<(usize, f32)> =
+                        (s.start..s.end).filter(|&i| keep(i)).map(|i| (i, sq_l2(q, self.vector(i)))).collect();
+                    if part.len() > n {
+                        part.select_nth_unstable_by(n, cmp_pair);
+                        part.truncate(n);
+                    }
+                    out.extend(part);
+                }
+            }
+        }
+        out.sort_by(cmp_pair);
+        out.truncate(n);
+        out
+    }
+
+    /// Exact-scan pool regardless of graphs (for measuring HNSW recall).
+    pub fn exact_pool(&self, q: &[f32], n: usize, modality: Option<Modality>) -> Vec<(usize, f32)> {
+        let mut all: Vec<(usize, f32)> = (0..self.docs.len())
+            .filter(|&i| modality.is_none_or(|m| self.docs[i].modality == m))
+            .map(|i| (i, sq_l2(q, self.vector(i))))
+            .collect();
+        all.sort_by(cmp_pair);
+        all.truncate(n);
+        all
+    }
+
+    /// `CLAIRIDX`, version, JSON header (embedder, dims, documents), f16 vectors, FNV-1a checksum.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let header = Header { embedder: self.embedder.clone(), dims: self.dims, docs: self.docs.clone() };
+        let json = serde_json::to_vec(&header).unwrap_or_default();
+        let mut b = Vec::with_capacity(24 + json.len() + self.vectors.len() * 2);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&(json.len() as u64).to_le_bytes());
+        b.extend_from_slice(&json);
+        for x in &self.vectors {
+            b.extend_from_slice(&f32_to_f16(*x).to_le_bytes());
+        }
+        let sum = fnv64(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// The inverse of `to_bytes`; any truncation, bit flip or foreign file is an error.
+    pub fn from_bytes(b: &[u8]) -> Result<Corpus, String> {
+        const BAD: &str = "the corpus store is damaged or not a CLAIR corpus; rebuild it by ingesting the files again";
+        if b.len() < 8 + 4 + 8 + 8 || &b[..8] != MAGIC {
+            return Err(BAD.into());
+        }
+        let (body, sum) = b.split_at(b.len() - 8);
+        let sum = u64::from_le_bytes(sum.try_into().map_err(|_| BAD)?);
+        if fnv64(body) != sum {
+            return Err(format!("{BAD} (checksum mismatch)"));
+        }
+        let version = u32::from_le_bytes(body[8..12].try_into().map_err(|_| BAD)?);
+        if version != VERSION {
+            return Err(format!("corpus store version {version} is not supported (expected {VERSION}); rebuild it"));
+        }
+        let jlen = u64::from_le_bytes(body[12..20].try_into().map_err(|_| BAD)?);
+        let jend = usize::try_from(jlen).ok().and_then(|l| l.checked_add(20)).filter(|&e| e <= body.len()).ok_or(BAD)?;
+        let header: Header = serde_json::from_slice(&body[20..jend]).map_err(|e| format!("{BAD} ({e})"))?;
+        let n = header.docs.len();
+        let want = n.checked_mul(header.dims).and_then(|x| x.checked_mul(2)).ok_or(BAD)?;
+        let vb = &body[jend..];
+        if vb.len() != want || header.dims == 0 && n > 0 {
+            return Err(format!("{BAD} (vector block size)"));
+        }
+        let vecs: Vec<Vec<f32>> = vb
+            .chunks_exact(2 * header.dims.max(1))
+            .map(|row| row.chunks_exact(2).map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]]))).collect())
+            .collect();
+        if vecs.iter().flatten().any(|x| !x.is_finite()) {
+            return Err(format!("{BAD} (non-finite vector)"));
+        }
+        let mut c = Corpus::new(header.embedder, header.dims);
+        c.rebuild(header.docs.into_iter().zip(vecs).collect());
+        Ok(c)
+    }
+}
+
+fn cmp_pair(a: &(usize, f32), b: &(usize, f32)) -> std::cmp::Ordering {
+    a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(&b.0))
+}
+
+/// Squared Euclidean distance (spec §5: Milvus "L2"), eight independent lanes so the compiler
+/// vectorises it (SSE/AVX natively, simd128 in wasm).
+pub fn sq_l2(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..8 {
+            let d = x[l] - y[l];
+            acc[l] += d * d;
+        }
+    }
+    let mut s: f32 = acc.iter().sum();
+    for (x, y) in ra.iter().zip(rb) {
+        s += (x - y) * (x - y);
+    }
+    s
+}
+
+fn fnv64(b: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for x in b {
+        h ^= *x as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// IEEE 754 binary16, round to nearest even.
+pub fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let mant = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let mut r = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        if rem > half || (rem == half && (r & 1) == 1) {
+            r += 1;
+        }
+        return sign | r as u16;
+    }
+    let mut r = ((e as u32) << 10) | (mant >> 13);
+    let rem = mant & 0x1fff;
+    if rem > 0x1000 || (rem == 0x1000 && (r & 1) == 1) {
+        r += 1;
+    }
+    sign | r as u16
+}
+
+pub fn f16_to_f32(h: u16) -> f32 {
+    let neg = h & 0x8000 != 0;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let v = if exp == 0 {
+        mant as f32 / 16_777_216.0
+    } else if exp == 0x1f {
+        if mant == 0 {
+            f32::INFINITY
+        } else {
+            f32::NAN
+        }
+    } else {
+        f32::from_bits(((exp + 127 - 15) << 23) | (mant << 13))
+    };
+    if neg {
+        -v
+    } else {
+        v
+    }
+}

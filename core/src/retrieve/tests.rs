@@ -1,0 +1,246 @@
+//! Behaviour of retrieval as a user of the pipeline sees it.
+
+use super::embed::embedding_inputs;
+use super::*;
+use crate::corpus::{doc_id, Doc, ExtractionConfidence};
+
+fn doc(source: &str, page: u32, modality: Modality, n: &str, text: &str) -> Doc {
+    Doc {
+        id: doc_id(source, page, modality, n),
+        source: source.into(),
+        page,
+        page_label: None,
+        section: None,
+        modality,
+        text: text.into(),
+        bboxes: vec![],
+        page_size: (612.0, 792.0),
+        confidence: ExtractionConfidence::High,
+        table: None,
+        chart: None,
+    }
+}
+
+fn corpus_of(docs: Vec<Doc>) -> (Corpus, OfflineEmbedder) {
+    let e = OfflineEmbedder::default();
+    let mut c = Corpus::new(e.name(), e.dims());
+    let v = e.embed_documents(&embedding_inputs(&docs));
+    c.add(docs, v).unwrap();
+    (c, e)
+}
+
+fn filing() -> Vec<Doc> {
+    use Modality::*;
+    vec![
+        doc("acme.pdf", 3, Text, "0", "Item 1. Business. Acme designs and sells industrial adhesives to customers in 70 countries. Our strategy is organic growth."),
+        doc("acme.pdf", 12, Text, "0", "Risk factors. Our results depend on raw material prices, foreign exchange and the cyclicality of end markets."),
+        doc("acme.pdf", 40, Text, "0", "CONSOLIDATED STATEMENTS OF CASH FLOWS\nCash flows from investing activities\nPurchases of property, plant and equipment (1,749) (1,603)\nProceeds from sale of businesses 2,100"),
+        doc("acme.pdf", 38, Text, "0", "CONSOLIDATED BALANCE SHEETS\nTotal current assets 14,688\nTotal current liabilities 9,523\nTotal assets 46,455"),
+        doc("acme.pdf", 37, Text, "0", "CONSOLIDATED STATEMENT OF INCOME\nNet sales 34,229 35,355\nCost of sales 19,232\nNet income 5,777"),
+        doc("acme.pdf", 55, Text, "0", "Note 8. Leases. The Company leases office space and vehicles under operating leases expiring through 2030."),
+        doc("acme.pdf", 37, Table, "t0", "Net sales | 34,229 | 35,355\nCost of sales | 19,232 | 18,795"),
+    ]
+}
+
+fn pages(hits: &[crate::corpus::Hit]) -> Vec<u32> {
+    hits.iter().map(|h| h.doc.page).collect()
+}
+
+#[test]
+fn capex_question_finds_purchases_of_ppe_chunk() {
+    let (c, e) = corpus_of(filing());
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let hits = ls.search_now("What was the FY2022 capex?", 1, None).unwrap();
+    assert_eq!(pages(&hits), [40]);
+    let hits = ls.search_now("What were capital expenditures in fiscal 2022?", 1, Some(Modality::Text)).unwrap();
+    assert_eq!(pages(&hits), [40]);
+}
+
+#[test]
+fn balance_sheet_question_finds_the_balance_sheet_page() {
+    let (c, e) = corpus_of(filing());
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let q = "What is the FY2022 working capital ratio? Use the statement of financial position.";
+    assert_eq!(pages(&ls.search_now(q, 1, None).unwrap()), [38]);
+    let q = "What is the FY2022 COGS? Use the P&L.";
+    assert_eq!(pages(&ls.search_now(q, 1, Some(Modality::Text)).unwrap()), [37]);
+}
+
+#[test]
+fn modality_filter_returns_only_that_modality_and_scores_are_blended() {
+    let (c, e) = corpus_of(filing());
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let hits = ls.search_now("net sales cost of sales", 5, Some(Modality::Table)).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].doc.modality, Modality::Table);
+    // Best hit: unit vectors, so v ∈ [1/3, 1]; ℓ ∈ [0, 1].
+    assert!(hits[0].score > 0.65 / 3.0 && hits[0].score <= 1.0 + 1e-9);
+    let all = ls.search_now("net sales cost of sales", 100, None).unwrap();
+    assert_eq!(all.len(), 7);
+    assert!(all.windows(2).all(|w| w[0].score >= w[1].score));
+}
+
+#[test]
+fn low_confidence_tables_are_not_returned_for_tabular_search() {
+    let mut docs = filing();
+    let mut low = doc("acme.pdf", 37, Modality::Table, "t1", "Net sales | 34,229 | 35,355 garbled");
+    low.confidence = ExtractionConfidence::Low;
+    docs.push(low);
+    let (c, e) = corpus_of(docs);
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let hits = ls.search_now("net sales", 10, Some(Modality::Table)).unwrap();
+    assert!(hits.iter().all(|h| h.doc.confidence == ExtractionConfidence::High));
+    assert_eq!(hits.len(), 1);
+    // Untyped (preview) search still sees it.
+    let hits = ls.search_now("net sales garbled", 10, None).unwrap();
+    assert!(hits.iter().any(|h| h.doc.confidence == ExtractionConfidence::Low));
+}
+
+#[test]
+fn reingesting_replaces_documents_and_removing_a_source_forgets_it() {
+    let (mut c, e) = corpus_of(filing());
+    let n = c.len();
+    let again = filing();
+    let v = e.embed_batch(&embedding_inputs(&again));
+    c.add(again, v).unwrap();
+    assert_eq!(c.len(), n, "same ids replace, never duplicate");
+    let other = vec![doc("beta.pdf", 1, Modality::Text, "0", "Beta revenue grew")];
+    let v = e.embed_batch(&embedding_inputs(&other));
+    c.add(other, v).unwrap();
+    assert_eq!(c.sources(), ["acme.pdf", "beta.pdf"]);
+    assert_eq!(c.remove_source("acme.pdf"), n);
+    assert_eq!(c.len(), 1);
+    assert!(c.add(vec![doc("x.pdf", 1, Modality::Text, "0", "x")], vec![vec![0.0; 3]]).is_err());
+}
+
+#[test]
+fn corpus_survives_a_save_and_load_with_identical_results() {
+    let (c, e) = corpus_of(filing());
+    let s = RetrievalSettings::default();
+    let back = Corpus::from_bytes(&c.to_bytes()).unwrap();
+    assert_eq!(back.embedder, c.embedder);
+    let q = "capital expenditures 2022";
+    let a = LocalSearch { corpus: &c, embedder: &e, settings: &s }.search_now(q, 5, None).unwrap();
+    let b = LocalSearch { corpus: &back, embedder: &e, settings: &s }.search_now(q, 5, None).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn corrupted_corpus_blob_is_an_error_not_a_panic() {
+    let (c, _) = corpus_of(filing());
+    let good = c.to_bytes();
+    for cut in 0..good.len() {
+        assert!(Corpus::from_bytes(&good[..cut]).is_err(), "truncated at {cut}");
+    }
+    for i in (0..good.len()).step_by(7) {
+        let mut bad = good.clone();
+        bad[i] ^= 0x40;
+        assert!(Corpus::from_bytes(&bad).is_err(), "bit flip at {i}");
+    }
+    assert!(Corpus::from_bytes(b"{\"docs\": []}").is_err());
+    assert!(Corpus::from_bytes(&[]).is_err());
+}
+
+#[test]
+fn corpus_of_another_embedder_is_refused_not_misread() {
+    let (c, _) = corpus_of(filing());
+    let other = OfflineEmbedder::new(256);
+    let s = RetrievalSettings::default();
+    assert!(LocalSearch { corpus: &c, embedder: &other, settings: &s }.search_now("capex", 3, None).is_err());
+}
+
+#[test]
+fn f16_round_trip_keeps_unit_vector_precision() {
+    for x in [0.0f32, 1.0, -1.0, 0.5, 0.0312, -0.00071, 1e-6, 3.0e-8, 65504.0] {
+        let y = index::f16_to_f32(index::f32_to_f16(x));
+        assert!((x - y).abs() <= x.abs() * 1e-3 + 6e-8, "{x} -> {y}");
+    }
+}
+
+/// Deterministic pseudo-random unit vectors around `clusters` centres.
+fn synthetic(n: usize, dims: usize, clusters: usize, seed: u64) -> Vec<Vec<f32>> {
+    let mut s = seed;
+    let mut rnd = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f32 / (1u64 << 53) as f32 - 0.5
+    };
+    let centres: Vec<Vec<f32>> = (0..clusters).map(|_| (0..dims).map(|_| rnd()).collect()).collect();
+    (0..n)
+        .map(|i| {
+            let c = &centres[i % clusters];
+            let mut v: Vec<f32> = c.iter().map(|x| x + 0.6 * rnd()).collect();
+            embed::normalise(&mut v);
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn hnsw_recall_matches_exact_scan() {
+    let (n, dims) = (1500, 32);
+    let vecs = synthetic(n + 50, dims, 30, 7);
+    let docs: Vec<Doc> = (0..n).map(|i| doc("syn.pdf", 1 + i as u32 / 3, Modality::Text, &i.to_string(), "x")).collect();
+    let mut c = Corpus::new("synthetic", dims);
+    c.add(docs, vecs[..n].to_vec()).unwrap();
+    assert_eq!(c.build_hnsw(n + 1), 0, "below the threshold no graph is built");
+    assert_eq!(c.build_hnsw(1000), 1);
+    let (mut found, mut total) = (0, 0);
+    for q in &vecs[n..] {
+        let exact: Vec<usize> = c.exact_pool(q, 8, None).iter().map(|p| p.0).collect();
+        let approx: Vec<usize> = c.pool(q, 8, Some(Modality::Text)).iter().map(|p| p.0).collect();
+        found += exact.iter().filter(|i| approx.contains(i)).count();
+        total += exact.len();
+    }
+    let recall = found as f64 / total as f64;
+    assert!(recall >= 0.99, "recall@8 {recall}");
+}
+
+/// Native measurement (not a check): `cargo test -p clair-core --lib retrieve::tests::measure_scale
+/// -- --ignored --nocapture`, with `--config 'profile.dev.package.clair-core.opt-level=3'` for real
+/// figures. Env: CLAIR_BENCH_N (20000), CLAIR_BENCH_DIMS (1024), CLAIR_BENCH_HNSW (1 to build).
+#[test]
+#[ignore]
+fn measure_scale() {
+    let n: usize = std::env::var("CLAIR_BENCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let dims: usize = std::env::var("CLAIR_BENCH_DIMS").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
+    let nq = 200;
+    let vecs = synthetic(n + nq, dims, 200, 11);
+    let docs: Vec<Doc> = (0..n)
+        .map(|i| doc("syn.pdf", 1 + i as u32 / 3, Modality::Text, &i.to_string(), "net sales cost of sales operating income"))
+        .collect();
+    let mut c = Corpus::new("synthetic", dims);
+    c.add(docs, vecs[..n].to_vec()).unwrap();
+    let s = RetrievalSettings::default();
+    let mut lat = vec![];
+    for q in &vecs[n..] {
+        let t = std::time::Instant::now();
+        let h = c.search(q, "net sales 2022", 8, None, &s);
+        lat.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(h.len(), 8);
+    }
+    lat.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!("exact scan n={n} dims={dims}: p50 {:.2} ms p99 {:.2} ms (search incl. blend, k=8, pool 32)", lat[nq / 2], lat[nq * 99 / 100]);
+    println!("blob bytes per vector incl. doc JSON: {}", c.to_bytes().len() / n);
+    if std::env::var("CLAIR_BENCH_HNSW").as_deref() == Ok("1") {
+        let t = std::time::Instant::now();
+        c.build_hnsw(s.hnsw_min_vectors);
+        println!("hnsw build {:.1} s", t.elapsed().as_secs_f64());
+        let (mut found, mut total, mut lat) = (0, 0, vec![]);
+        for q in &vecs[n..] {
+            let exact: Vec<usize> = c.exact_pool(q, 8, None).iter().map(|p| p.0).collect();
+            let t = std::time::Instant::now();
+            let approx: Vec<usize> = c.pool(q, 8, None).iter().map(|p| p.0).collect();
+            lat.push(t.elapsed().as_secs_f64() * 1e3);
+            found += exact.iter().filter(|i| approx.contains(i)).count();
+            total += exact.len();
+        }
+        lat.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        println!("hnsw recall@8 {:.4}, query p50 {:.2} ms p99 {:.2} ms", found as f64 / total as f64, lat[nq / 2], lat[nq * 99 / 100]);
+    }
+}

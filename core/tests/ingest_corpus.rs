@@ -1,0 +1,191 @@
+//! Ingestion on real corpus PDFs (issue 3): positioned text, tables, documents, bad input.
+#![cfg(feature = "pdf")]
+
+use clair_core::config::{IngestSettings, Modality};
+use clair_core::ingest::{self, BlockKind};
+
+const FB: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/corpus/financebench/pdfs/"
+);
+const ICDAR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/corpus/icdar2013/"
+);
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("corpus file {path}: {e}"))
+}
+
+#[test]
+fn earnings_release_text_comes_in_reading_order_with_boxes_on_the_page() {
+    let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(
+        &bytes,
+        "AMCOR_2023Q4_EARNINGS.pdf",
+        &IngestSettings::default(),
+    );
+    assert_eq!(ex.pages.len(), 14);
+    let p1 = &ex.pages[0];
+    assert!(
+        p1.text.contains("Amcor"),
+        "{}",
+        &p1.text[..p1.text.len().min(300)]
+    );
+    assert!(!p1.text.contains('\u{FFFD}'));
+    for b in &p1.blocks {
+        assert!(b.bbox[0] >= -1.0 && b.bbox[1] >= -1.0, "{b:?}");
+        assert!(
+            b.bbox[2] <= p1.width + 1.0 && b.bbox[3] <= p1.height + 1.0,
+            "{b:?}"
+        );
+    }
+    // Reading order: the first text block is above the last one.
+    let texts: Vec<_> = p1
+        .blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::Text)
+        .collect();
+    assert!(texts.len() > 2);
+    assert!(texts[0].bbox[1] < texts[texts.len() - 1].bbox[1]);
+}
+
+#[test]
+fn outline_titles_become_page_sections() {
+    let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(
+        &bytes,
+        "AMCOR_2023Q4_EARNINGS.pdf",
+        &IngestSettings::default(),
+    );
+    assert!(!ex.outline.is_empty());
+    assert_eq!(ex.pages[0].section.as_deref(), Some("Highlights"));
+    assert_eq!(ex.pages[1].section.as_deref(), Some("Financial Results"));
+}
+
+#[test]
+fn statement_table_keeps_parenthesised_negatives() {
+    let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(
+        &bytes,
+        "AMCOR_2023Q4_EARNINGS.pdf",
+        &IngestSettings::default(),
+    );
+    let row = ex
+        .pages
+        .iter()
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.grid())
+        .find(|r| r.first().is_some_and(|c| c == "Cost of sales"))
+        .expect("an income statement row labelled 'Cost of sales'");
+    assert_eq!(&row[1..], &["(3,115)", "(2,951)", "(11,724)", "(11,969)"]);
+}
+
+#[test]
+fn documents_have_unique_ids_boxes_and_row_documents() {
+    let s = IngestSettings::default();
+    let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(&bytes, "AMCOR_2023Q4_EARNINGS.pdf", &s);
+    let docs = ingest::documents(&ex, &s);
+    let mut ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "document ids collide");
+    let text: Vec<_> = docs
+        .iter()
+        .filter(|d| d.modality == Modality::Text)
+        .collect();
+    assert!(!text.is_empty());
+    assert!(
+        text.iter()
+            .all(|d| !d.bboxes.is_empty() && d.page_size.0 > 0.0),
+        "text docs carry boxes"
+    );
+    assert!(text.iter().all(|d| d.text.len() < 2500));
+    let rows: Vec<_> = docs
+        .iter()
+        .filter(|d| d.id.contains("-table-ct") && d.id.contains('r'))
+        .collect();
+    assert!(!rows.is_empty(), "row documents exist");
+    assert!(rows
+        .iter()
+        .all(|d| d.table.as_ref().is_some_and(|t| t.row_label.is_some())));
+    assert!(docs
+        .iter()
+        .any(|d| d.id == "AMCOR_2023Q4_EARNINGS-p1-text-c0"));
+}
+
+#[test]
+fn ruled_and_unruled_tables_are_found_on_icdar_pages() {
+    let bytes = read(&format!("{ICDAR}eu-001.pdf"));
+    let ex = ingest::extract(&bytes, "eu-001.pdf", &IngestSettings::default());
+    let n: usize = ex.pages.iter().map(|p| p.tables.len()).sum();
+    // Ground truth: 7 tables on 3 pages.
+    assert!((5..=9).contains(&n), "{n} tables");
+    let json = ingest::tables_json(&ex);
+    let t0 = &json["tables"][0];
+    assert!(t0["cells"][0]["row"].is_u64() && t0["bbox"].as_array().is_some_and(|b| b.len() == 4));
+}
+
+#[test]
+fn extract_json_follows_the_cli_contract() {
+    let bytes = read(&format!("{ICDAR}eu-002.pdf"));
+    let ex = ingest::extract(&bytes, "eu-002.pdf", &IngestSettings::default());
+    let v = ingest::extract_json(&ex);
+    assert_eq!(v["source"], "eu-002.pdf");
+    let p = &v["pages"][0];
+    assert_eq!(p["page"], 1);
+    assert!(p["text"].is_string() && p["width"].is_number());
+    let kinds = ["text", "table", "image", "chart"];
+    for b in p["blocks"].as_array().into_iter().flatten() {
+        assert!(kinds.contains(&b["kind"].as_str().unwrap_or("")));
+        assert_eq!(b["bbox"].as_array().map(|a| a.len()), Some(4));
+    }
+}
+
+#[test]
+fn truncated_pdf_returns_warning_not_panic() {
+    let bytes = read(&format!("{ICDAR}eu-001.pdf"));
+    for keep in [0.9, 0.5, 0.2, 0.05] {
+        let cut = &bytes[..(bytes.len() as f64 * keep) as usize];
+        let ex = ingest::extract(cut, "cut.pdf", &IngestSettings::default());
+        assert!(!ex.warnings.is_empty(), "truncated to {keep}: no warning");
+    }
+}
+
+#[test]
+fn byte_flipped_pdfs_never_panic() {
+    let s = IngestSettings::default();
+    for name in ["eu-001.pdf", "eu-005.pdf"] {
+        let bytes = read(&format!("{ICDAR}{name}"));
+        let mut seed: u64 = 0x9E3779B97F4A7C15;
+        for round in 0..12 {
+            let mut b = bytes.clone();
+            for _ in 0..(1 + round * 4) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = (seed >> 33) as usize % b.len();
+                b[i] ^= (seed >> 13) as u8 | 1;
+            }
+            let ex = ingest::extract(&b, name, &s);
+            let _ = ingest::documents(&ex, &s);
+        }
+    }
+}
+
+#[test]
+fn garbage_bytes_give_a_warning_and_no_pages() {
+    let s = IngestSettings::default();
+    for junk in [
+        &b""[..],
+        b"%PDF-1.7\n",
+        b"hello world, not a pdf",
+        &[0u8; 4096],
+    ] {
+        let ex = ingest::extract(junk, "junk.pdf", &s);
+        assert!(ex.pages.is_empty());
+        assert!(!ex.warnings.is_empty());
+    }
+}

@@ -1,0 +1,68 @@
+//! The worker's logic running as wasm in headless Chromium: a real 8-K is parsed, chunked, embedded
+//! and searched exactly as in the web worker (same `Library::handle`), and bad bytes come back as an
+//! error message instead of taking the instance down (a panic in wasm would abort it).
+
+use clair_core::config::{Modality, Settings};
+use clair_core::library::Library;
+use clair_core::protocol::{FromWorker, ToWorker};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const AMCOR: &[u8] = include_bytes!("../../../shared/corpus/financebench/pdfs/AMCOR_2022_8K_dated-2022-07-01.pdf");
+const AMCOR_NAME: &str = "AMCOR_2022_8K_dated-2022-07-01.pdf";
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+fn send(lib: &mut Library, msg: ToWorker, bytes: Option<&[u8]>) -> Vec<FromWorker> {
+    let mut out = vec![];
+    lib.handle(msg, bytes, &now, &mut |m| out.push(m));
+    out
+}
+
+#[wasm_bindgen_test]
+fn real_8k_is_indexed_and_searchable_inside_the_browser() {
+    let mut lib = Library::new();
+    let s = Settings::paper();
+    let replies = send(&mut lib, ToWorker::Ingest { id: 1, name: AMCOR_NAME.into(), settings: s.ingest.clone() }, Some(AMCOR));
+    let progress = replies.iter().filter(|m| matches!(m, FromWorker::Progress { .. })).count();
+    let info = match replies.last() {
+        Some(FromWorker::Ingested { info, .. }) => info.clone(),
+        other => panic!("expected Ingested, got {other:?}"),
+    };
+    assert!(info.pages >= 2, "pages: {}", info.pages);
+    assert!(info.documents >= info.pages as usize, "documents: {}", info.documents);
+    assert_eq!(progress as u32, info.pages, "one progress message per page");
+
+    let q = "Amcor Finance USA guarantee notes supplemental indenture";
+    let replies = send(&mut lib, ToWorker::Search { id: 2, query: q.into(), k: 5, modality: Some(Modality::Text), settings: s.retrieval.clone() }, None);
+    let hits = match &replies[0] {
+        FromWorker::Hits { hits, .. } => hits.clone(),
+        other => panic!("expected hits, got {other:?}"),
+    };
+    assert!(!hits.is_empty());
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score), "best first");
+    assert!(hits.iter().all(|h| h.doc.source == AMCOR_NAME && h.doc.modality == Modality::Text));
+    assert!(hits[0].doc.text.to_lowercase().contains("amcor"));
+
+    let replies = send(&mut lib, ToWorker::PageText { id: 3, source: AMCOR_NAME.into(), page: 1 }, None);
+    assert!(matches!(&replies[0], FromWorker::PageText { text, .. } if text.contains("Amcor")));
+}
+
+#[wasm_bindgen_test]
+fn garbage_and_truncated_files_are_errors_not_a_dead_worker() {
+    let mut lib = Library::new();
+    let s = Settings::paper();
+    let r = send(&mut lib, ToWorker::Ingest { id: 1, name: "x.pdf".into(), settings: s.ingest.clone() }, Some(b"hello, not a pdf"));
+    assert!(matches!(r.last(), Some(FromWorker::Failed { error, .. }) if error.contains("not a PDF")));
+
+    let cut = &AMCOR[..AMCOR.len() / 3];
+    let r = send(&mut lib, ToWorker::Ingest { id: 2, name: "cut.pdf".into(), settings: s.ingest.clone() }, Some(cut));
+    assert!(matches!(r.last(), Some(FromWorker::Ingested { .. }) | Some(FromWorker::Failed { .. })));
+
+    // The instance is still alive and serves the next file.
+    let r = send(&mut lib, ToWorker::Ingest { id: 3, name: AMCOR_NAME.into(), settings: s.ingest.clone() }, Some(AMCOR));
+    assert!(matches!(r.last(), Some(FromWorker::Ingested { .. })));
+}
