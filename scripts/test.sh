@@ -16,7 +16,7 @@ step "core without the PDF feature (what the app links)"
 cargo test --locked -q -p clair-core --no-default-features --lib
 
 step "wasm tests in headless Chromium: cargo test --target wasm32-unknown-unknown -p clair-worker"
-cargo test --locked -q --target wasm32-unknown-unknown -p clair-worker
+cargo test --locked --target wasm32-unknown-unknown -p clair-worker
 
 step "build the app: trunk build --release"
 trunk build index.html --release

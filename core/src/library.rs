@@ -57,11 +57,12 @@ impl Library {
                 ex.pages.len()
             ));
         }
-        let texts: Vec<String> = docs.iter().map(|d| d.text.clone()).collect();
-        let vectors = self.embedder.embed_batch(&texts);
+        // Spec §5: each document is embedded with its page heading; IDF weighting within the file.
+        let inputs = crate::retrieve::embed::embedding_inputs(&docs);
+        let vectors = self.embedder.embed_documents(&inputs);
         let n_docs = docs.len();
         self.corpus.remove_source(name);
-        self.corpus.add(docs, vectors);
+        self.corpus.add(docs, vectors).map_err(|e| format!("{name} could not be indexed: {e}"))?;
         let info = SourceInfo {
             source: name.to_string(),
             pages: ex.pages.len() as u32,
@@ -107,7 +108,7 @@ impl Library {
                 });
             }
             ToWorker::Search { id, query, k, modality, settings } => {
-                let q = self.embedder.embed(&query);
+                let q = self.embedder.embed_query(&query, self.corpus.term_stats(&self.embedder));
                 let hits = self.corpus.search(&q, &query, k, modality, &settings);
                 emit(FromWorker::Hits { id, hits });
             }

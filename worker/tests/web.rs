@@ -48,7 +48,7 @@ fn real_8k_is_indexed_and_searchable_inside_the_browser() {
     assert!(hits[0].doc.text.to_lowercase().contains("amcor"));
 
     let replies = send(&mut lib, ToWorker::PageText { id: 3, source: AMCOR_NAME.into(), page: 1 }, None);
-    assert!(matches!(&replies[0], FromWorker::PageText { text, .. } if text.contains("Amcor")));
+    assert!(matches!(&replies[0], FromWorker::PageText { text, .. } if text.to_lowercase().contains("amcor plc")));
 }
 
 #[wasm_bindgen_test]

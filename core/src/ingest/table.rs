@@ -339,7 +339,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     // Chart axes and legends line up like a table but leave most of the grid empty.
     let filled = grid_rows.iter().map(|r| r.len()).sum::<usize>() as f32;
     let multi = grid_rows.iter().filter(|r| r.len() >= 2).count();
-    if filled < 0.5 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
+    if filled < 0.4 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
         return None;
     }
     let ruled = extend_to_rules(&mut bbox, graphics);

@@ -22,6 +22,7 @@
 //! `embedding_inputs` adds each page's heading (its first lines) to every document of the page, so
 //! the lower half of "CONSOLIDATED BALANCE SHEETS" still knows it is a balance sheet.
 
+use crate::config::Modality;
 use crate::corpus::Doc;
 use crate::llm::{LlmClient, Transport};
 use std::collections::{BTreeMap, HashMap};
@@ -44,9 +45,13 @@ pub fn normalise(v: &mut [f32]) {
 }
 
 /// The text actually embedded for each document: section and page heading, then the document text.
-/// Headings come from the first document of each (source, page) in `docs` order.
+/// A page's heading is the start of its first text document (or of its first document when it has
+/// no text), so row and table documents and lower chunks still carry "Consolidated Balance Sheets".
 pub fn embedding_inputs(docs: &[Doc]) -> Vec<String> {
     let mut heading: HashMap<(&str, u32), String> = HashMap::new();
+    for d in docs.iter().filter(|d| d.modality == Modality::Text && d.text.trim().len() >= 20) {
+        heading.entry((d.source.as_str(), d.page)).or_insert_with(|| page_heading(&d.text));
+    }
     for d in docs {
         heading.entry((d.source.as_str(), d.page)).or_insert_with(|| page_heading(&d.text));
     }
@@ -75,18 +80,19 @@ pub fn embedding_inputs(docs: &[Doc]) -> Vec<String> {
         .collect()
 }
 
-/// The first three non-empty lines of a page's first document, at most 200 characters: where
-/// statements and notes print their titles.
+/// The first ≈ 160 characters of a page's first document, cut at a word boundary: where statements
+/// and notes print their titles (chunks may or may not keep line breaks).
 fn page_heading(text: &str) -> String {
-    let mut out = String::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()).take(3) {
-        if out.chars().count() + line.chars().count() > 200 {
-            break;
-        }
-        out.push_str(line);
-        out.push('\n');
+    const MAX: usize = 160;
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= MAX {
+        return flat;
     }
-    out.trim_end().to_string()
+    let cut: String = flat.chars().take(MAX).collect();
+    match cut.rfind(' ') {
+        Some(i) => cut[..i].to_string(),
+        None => cut,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
