@@ -249,7 +249,7 @@ pub fn App() -> impl IntoView {
                     }).collect_view()}
                 </ul>
 
-                <details class="connection" open=move || api_key.get().is_empty()>
+                <details class="connection" open=api_key.get_untracked().is_empty()>
                     <summary>"Model connection"</summary>
                     <label>"Base URL (any OpenAI-compatible API)"
                         <input id="base-url" type="url" prop:value=move || conn.get().base_url

@@ -79,13 +79,15 @@ const QUESTION_STARTS: &[&str] = &[
 ];
 
 fn claim_type_of(text: &str) -> Option<ClaimType> {
-    let l = format!(" {} ", text.to_lowercase());
+    // Whole words only: "separation" is not a ratio, "causeway" not a cause.
+    let norm: String = text.to_lowercase().chars().map(|c| if c.is_alphanumeric() || c == '%' { c } else { ' ' }).collect();
+    let l = format!(" {} ", norm.split_whitespace().collect::<Vec<_>>().join(" "));
     let has = |ks: &[&str]| ks.iter().any(|k| l.contains(k));
     if has(&[" why ", "because", "driven", " drove ", " drive ", " due ", "reason", " cause", "attribut", "factor", "explain"]) {
         Some(ClaimType::CauseAttribution)
     } else if has(&["trend", "increase", "decrease", "over the years", "change", " grow", "growth", "decline", " rise", " rose", " fell", " fall", "compared"]) {
         Some(ClaimType::FactTrend)
-    } else if has(&["ratio", "margin", " per ", "% of", "divided", "percentage of", "share of", "proportion", "as a percent"]) {
+    } else if has(&[" ratio", "margin", " per ", "% of", "divided", "percentage of", "share of", "proportion", "as a percent"]) {
         Some(ClaimType::RatioIdentity)
     } else {
         None
@@ -953,6 +955,11 @@ mod tests {
             "What were the projected growth rates for Pakistan in 2025",
             "What were the projected growth rates for Bangladesh in 2025",
         ]);
+        // Claim types come from whole words: "separation" does not contain the word "ratio".
+        let p = planner("QUESTION: What is the amount of the cash proceeds that JnJ realised from the separation of Kenvue?");
+        assert_eq!(p.claims[0].claim_type, ClaimType::FactNumeric, "{p:?}");
+        let p = planner("QUESTION: What was the current ratio in FY2022?");
+        assert_eq!(p.claims[0].claim_type, ClaimType::RatioIdentity);
         let p = planner("QUESTION: What is the FY2018 capex for 3M? Answer from the cash flow statement.");
         assert_eq!(p.claims[0].text, "What is the FY2018 capex for 3M");
     }
