@@ -264,6 +264,15 @@ pub fn sentences(s: &str) -> Vec<String> {
     let mut cur = String::new();
     let chars: Vec<char> = s.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
+        // Bullets and semicolon-separated list items end a sentence too (press-release highlights).
+        if matches!(c, '•' | '▪' | '●') {
+            let t = cur.trim().to_string();
+            if !t.is_empty() {
+                out.push(t);
+            }
+            cur.clear();
+            continue;
+        }
         cur.push(c);
         if matches!(c, '.' | '!' | '?') {
             let next_ws = chars.get(i + 1).map(|n| n.is_whitespace()).unwrap_or(true);
@@ -295,6 +304,12 @@ pub fn approx_tokens(chars: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bullets_split_sentences_and_decimals_do_not() {
+        let s = sentences("Highlights • Sales grew 7.0% - 8.0%; figures exclude X • Company secured $13.2 billion in cash proceeds");
+        assert_eq!(s, vec!["Highlights", "Sales grew 7.0% - 8.0%; figures exclude X", "Company secured $13.2 billion in cash proceeds"]);
+    }
 
     #[test]
     fn numbers_keep_separators_and_decimals() {
