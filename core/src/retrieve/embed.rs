@@ -146,7 +146,7 @@ impl Default for OfflineEmbedder {
 
 impl Embedder for OfflineEmbedder {
     fn name(&self) -> String {
-        format!("offline-v1-{}", self.dims)
+        format!("offline-v2-{}", self.dims)
     }
     fn dims(&self) -> usize {
         self.dims
@@ -174,7 +174,19 @@ impl OfflineEmbedder {
 
     /// Unit vector of a document text.
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        self.hash(&self.features(text), None)
+        self.featureless_to_sentinel(self.hash(&self.features(text), None))
+    }
+
+    /// A document with no features (a page whose only text is its number "55", a row of bare
+    /// figures) would get the zero vector, which is at squared distance exactly 1 from every unit
+    /// query: v = 1/2, closer than any document with an unrelated word (d ≈ 2, v ≈ 1/3). It gets a
+    /// fixed unit vector of its own instead, orthogonal to nearly every query.
+    fn featureless_to_sentinel(&self, mut v: Vec<f32>) -> Vec<f32> {
+        if v.iter().all(|x| *x == 0.0) {
+            let h = fnv1a(b"#featureless");
+            v[(h % self.dims as u64) as usize] = 1.0;
+        }
+        v
     }
 
     pub fn embed_batch(&self, texts: &[String]) -> Vec<Vec<f32>> {
@@ -203,7 +215,7 @@ impl OfflineEmbedder {
                         (k.clone(), w * (1.0 + n / df).ln())
                     })
                     .collect();
-                self.hash(&weighted, None)
+                self.featureless_to_sentinel(self.hash(&weighted, None))
             })
             .collect()
     }
