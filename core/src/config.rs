@@ -227,6 +227,11 @@ pub struct RetrievalSettings {
     /// Vector count at which the worker starts building an HNSW graph in the background
     /// (PDF_NOTES.md: crossover ≈ 2,000 vectors).
     pub hnsw_min_vectors: usize,
+    /// At most this many hits from one page in a result list; the next-best documents of the
+    /// blended pool fill the freed places (the pool stays pool_factor · k). 0 = no cap, the
+    /// reference's behaviour. Not in the paper: one statement page yields a table document plus one
+    /// document per row, which otherwise fill a whole top-k with near-copies of one page.
+    pub max_hits_per_page: usize,
 }
 
 impl Default for RetrievalSettings {
@@ -241,6 +246,7 @@ impl Default for RetrievalSettings {
             lexical_weight: 0.35,
             preview_chars: 300,
             hnsw_min_vectors: 2000,
+            max_hits_per_page: 2,
         }
     }
 }

@@ -135,6 +135,11 @@ pub struct OfflineEmbedder {
 const W_UNIGRAM: f32 = 1.0;
 const W_BIGRAM: f32 = 0.6;
 const W_CONCEPT: f32 = 1.0;
+/// Character n-grams of a word share one unit of weight between them, so a long word does not
+/// outweigh a short one; they join inflections the stemmer leaves apart (cyclicality ↔ cyclical,
+/// liquidated ↔ liquidation) at a fraction of a whole-word match.
+const W_CHARGRAMS: f32 = 0.5;
+const CHARGRAM: usize = 5;
 
 pub const OFFLINE_DEFAULT_DIMS: usize = 1024;
 
@@ -146,7 +151,7 @@ impl Default for OfflineEmbedder {
 
 impl Embedder for OfflineEmbedder {
     fn name(&self) -> String {
-        format!("offline-v1-{}", self.dims)
+        format!("offline-v2-{}", self.dims)
     }
     fn dims(&self) -> usize {
         self.dims
@@ -174,7 +179,19 @@ impl OfflineEmbedder {
 
     /// Unit vector of a document text.
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        self.hash(&self.features(text), None)
+        self.featureless_to_sentinel(self.hash(&self.features(text), None))
+    }
+
+    /// A document with no features (a page whose only text is its number "55", a row of bare
+    /// figures) would get the zero vector, which is at squared distance exactly 1 from every unit
+    /// query: v = 1/2, closer than any document with an unrelated word (d ≈ 2, v ≈ 1/3). It gets a
+    /// fixed unit vector of its own instead, orthogonal to nearly every query.
+    fn featureless_to_sentinel(&self, mut v: Vec<f32>) -> Vec<f32> {
+        if v.iter().all(|x| *x == 0.0) {
+            let h = fnv1a(b"#featureless");
+            v[(h % self.dims as u64) as usize] = 1.0;
+        }
+        v
     }
 
     pub fn embed_batch(&self, texts: &[String]) -> Vec<Vec<f32>> {
@@ -203,7 +220,7 @@ impl OfflineEmbedder {
                         (k.clone(), w * (1.0 + n / df).ln())
                     })
                     .collect();
-                self.hash(&weighted, None)
+                self.featureless_to_sentinel(self.hash(&weighted, None))
             })
             .collect()
     }
@@ -224,7 +241,7 @@ impl OfflineEmbedder {
 
     /// Weighted features (sublinear tf × type weight) of a text.
     pub fn features(&self, text: &str) -> BTreeMap<String, f32> {
-        let toks = raw_tokens(text);
+        let toks = raw_tokens(&normalise_country(text));
         let toks = normalise_periods(toks);
         let stems: Vec<String> = toks.iter().map(|t| stem(t)).collect();
         let mut tf: BTreeMap<String, (f32, f32)> = BTreeMap::new(); // feature → (count, weight)
@@ -251,6 +268,11 @@ impl OfflineEmbedder {
             stems.iter().filter(|s| !is_dense_stopword(s) && !is_plain_number(s)).collect();
         for (j, s) in content.iter().enumerate() {
             bump(format!("w:{s}"), W_UNIGRAM);
+            let grams = char_grams(s);
+            let w = W_CHARGRAMS / (grams.len().max(1) as f32).sqrt();
+            for g in grams {
+                bump(format!("c:{g}"), w);
+            }
             if j + 1 < content.len() {
                 bump(format!("b:{s}_{}", content[j + 1]), W_BIGRAM);
             }
@@ -276,6 +298,16 @@ impl OfflineEmbedder {
         normalise(&mut v);
         v
     }
+}
+
+/// `CHARGRAM`-grams of a lowercase word framed as `<word>`; none for words of fewer than
+/// `CHARGRAM` letters or holding a digit (their whole-word feature is the match).
+fn char_grams(stemmed: &str) -> Vec<String> {
+    if stemmed.len() < CHARGRAM || !stemmed.chars().all(|c| c.is_ascii_alphabetic()) {
+        return vec![];
+    }
+    let framed: Vec<char> = format!("<{stemmed}>").chars().collect();
+    framed.windows(CHARGRAM).map(|w| w.iter().collect()).collect()
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -324,6 +356,38 @@ fn raw_tokens(text: &str) -> Vec<String> {
     }
     // drop the "s" left over by possessives ("company ' s")
     out.retain(|t| t != "s");
+    out
+}
+
+/// "U.S.", "U.S.A.", and "US"/"USA" written in capitals → `UnitedStates`: lowercased and split at
+/// punctuation, "U.S." would leave two one-letter tokens and "US" would be the pronoun "us".
+fn normalise_country(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let word_char = |c: u8| c.is_ascii_alphanumeric();
+    while i < b.len() {
+        let before_ok = i == 0 || !word_char(b[i - 1]);
+        if before_ok {
+            let mut matched = 0;
+            for pat in ["U.S.A.", "U.S.", "USA", "US"] {
+                let p = pat.as_bytes();
+                if b.len() >= i + p.len() && &b[i..i + p.len()] == p && (i + p.len() == b.len() || !word_char(b[i + p.len()])) {
+                    matched = p.len();
+                    break;
+                }
+            }
+            if matched > 0 {
+                out.push_str(" UnitedStates ");
+                i += matched;
+                continue;
+            }
+        }
+        // Copy one whole UTF-8 character.
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
     out
 }
 
@@ -515,6 +579,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
         "contingencies", "legal matters"]),
     ("guidance", &["guidance", "outlook", "expects", "forecast", "forecasting"]),
     ("customers", &["customers", "customer", "clients"]),
+    ("united_states", &["unitedstates", "united states"]),
     ("cash", &["cash and cash equivalents", "cash & cash equivalents", "cash equivalents"]),
     ("var", &["var", "value at risk", "value-at-risk"]),
     ("derivatives", &["derivative", "derivatives", "notional", "interest rate swap", "cross currency swap",
@@ -620,5 +685,32 @@ mod tests {
         let b = e.embed("EPS grew");
         let c = e.embed("Leases expire through 2030");
         assert!(cos(&a, &b) > cos(&a, &c) + 0.1, "{} vs {}", cos(&a, &b), cos(&a, &c));
+    }
+
+    #[test]
+    fn inflections_meet_through_character_ngrams() {
+        let e = OfflineEmbedder::default();
+        let (a, b) = (e.features("liquidated"), e.features("liquidation"));
+        let shared = a.keys().filter(|k| k.starts_with("c:") && b.contains_key(*k)).count();
+        assert!(shared >= 4, "{shared} shared n-grams");
+        let q = e.embed("liquidated");
+        let (near, far) = (e.embed("liquidation"), e.embed("litigation"));
+        assert!(cos(&q, &near) > cos(&q, &far) + 0.05, "{} vs {}", cos(&q, &near), cos(&q, &far));
+    }
+
+    #[test]
+    fn us_in_capitals_means_united_states_not_the_pronoun() {
+        let e = OfflineEmbedder::default();
+        for t in ["US sales growth", "U.S. sales growth", "sales in the United States"] {
+            assert!(e.features(t).contains_key("#united_states"), "{t}");
+        }
+        assert!(!e.features("let us grow").contains_key("#united_states"));
+    }
+
+    #[test]
+    fn featureless_document_is_not_the_zero_vector() {
+        let e = OfflineEmbedder::default();
+        let v = &e.embed_documents(&["55".to_string(), "Net sales rose".to_string()])[0];
+        assert!((v.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-4);
     }
 }

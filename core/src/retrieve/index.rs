@@ -10,7 +10,7 @@
 //! Vectors are stored as f16 in the blob and rounded to f16 when added, so a corpus answers the same
 //! before and after a save/load round trip.
 
-use super::blend::blend;
+use super::blend::{blend_all, cap_per_group};
 use super::embed::{embedding_inputs, OfflineEmbedder, TermStats};
 use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::{Doc, ExtractionConfidence, Hit};
@@ -188,7 +188,8 @@ impl Corpus {
         })
     }
 
-    /// Spec §5: a dense pool of `pool_factor · k` (modality-filtered), reranked by the blend, top k.
+    /// Spec §5: a dense pool of `pool_factor · k` (modality-filtered), reranked by the blend, top k
+    /// with at most `max_hits_per_page` per (source, page) (0 = no cap, the reference).
     /// Low-confidence table documents are left out of tabular (`Some(Table)`) searches. A query
     /// vector of the wrong size finds nothing.
     pub fn search(&self, query_vec: &[f32], query_text: &str, k: usize, modality: Option<Modality>, s: &RetrievalSettings) -> Vec<Hit> {
@@ -196,7 +197,8 @@ impl Corpus {
             return vec![];
         }
         let pool = self.pool(query_vec, k * s.pool_factor.max(1), modality);
-        blend(pool.iter().map(|&(i, d)| (i, d, self.docs[i].text.as_str())), query_text, k, s)
+        let ranked = blend_all(pool.iter().map(|&(i, d)| (i, d, self.docs[i].text.as_str())), query_text, s);
+        cap_per_group(&ranked, k, s.max_hits_per_page, |i| (self.docs[i].source.as_str(), self.docs[i].page))
             .into_iter()
             .map(|(i, score)| Hit { doc: self.docs[i].clone(), score })
             .collect()

@@ -244,3 +244,60 @@ fn measure_scale() {
         println!("hnsw recall@8 {:.4}, query p50 {:.2} ms p99 {:.2} ms", found as f64 / total as f64, lat[nq / 2], lat[nq * 99 / 100]);
     }
 }
+
+#[test]
+fn capex_synonym_query_finds_the_purchases_of_ppe_row() {
+    let mut docs = filing();
+    docs.push(doc("acme.pdf", 40, Modality::Table, "t0r3", "Purchases of property, plant and equipment: (1,749), (1,603)"));
+    docs.push(doc("acme.pdf", 41, Modality::Table, "t0r1", "Proceeds from sale of businesses: 2,100, 45"));
+    docs.push(doc("acme.pdf", 42, Modality::Table, "t0r2", "Dividends paid to shareholders: (3,369), (3,420)"));
+    let (c, e) = corpus_of(docs);
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let hits = ls.search_now("How much was capex?", 1, Some(Modality::Table)).unwrap();
+    assert_eq!(hits[0].doc.text.split(':').next(), Some("Purchases of property, plant and equipment"));
+}
+
+#[test]
+fn fiscal_2022_question_matches_fy22_text_not_fy21() {
+    use Modality::*;
+    let docs = vec![
+        doc("acme.pdf", 5, Text, "0", "FY22 organic sales growth was driven by pricing in every segment."),
+        doc("acme.pdf", 6, Text, "0", "FY21 organic sales growth was driven by pricing in every segment."),
+    ];
+    let (c, e) = corpus_of(docs);
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    assert_eq!(pages(&ls.search_now("What drove organic sales growth in fiscal 2022?", 1, None).unwrap()), [5]);
+    assert_eq!(pages(&ls.search_now("What drove organic sales growth in FY2021?", 1, None).unwrap()), [6]);
+}
+
+#[test]
+fn page_number_only_document_does_not_outrank_related_text() {
+    let mut docs = filing();
+    docs.push(doc("acme.pdf", 58, Modality::Text, "0", "55"));
+    let (c, e) = corpus_of(docs);
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let hits = ls.search_now("Which raw material and foreign exchange risks affect results?", 3, None).unwrap();
+    assert_eq!(hits[0].doc.page, 12);
+    assert!(!pages(&hits).contains(&58), "{:?}", pages(&hits));
+}
+
+#[test]
+fn rows_of_one_statement_page_do_not_fill_the_top_k() {
+    let mut docs = filing();
+    for r in 0..12 {
+        docs.push(doc("acme.pdf", 37, Modality::Table, &format!("t0r{r}"), &format!("Net sales by region {r}: {r}00, {r}10")));
+    }
+    let (c, e) = corpus_of(docs);
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let hits = ls.search_now("net sales by region", 6, None).unwrap();
+    let on_37 = hits.iter().filter(|h| h.doc.page == 37).count();
+    assert_eq!(on_37, s.max_hits_per_page, "{:?}", pages(&hits));
+    assert!(hits.len() > on_37, "other pages fill the freed places");
+    let reference = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &reference };
+    assert!(ls.search_now("net sales by region", 6, None).unwrap().iter().all(|h| h.doc.page == 37), "0 = the reference's uncapped top k");
+}
