@@ -97,7 +97,8 @@ fn with_endpoint(mut s: Settings, o: &Opts) -> Result<Settings, String> {
 /// `(name, description, settings)` per configuration, in the order given.
 fn configurations(o: &Opts, base: &Settings) -> Result<Vec<(String, String, Settings)>, String> {
     let mut names: Vec<String> = vec![];
-    for c in if o.configs.is_empty() { vec!["full".to_string()] } else { o.configs.clone() } {
+    let given = if o.configs.is_empty() { vec!["full".to_string()] } else { o.configs.clone() };
+    for c in given {
         if c == "paper" {
             names.extend(ev::PAPER_TABLES.iter().map(|s| s.to_string()));
         } else {
@@ -181,7 +182,7 @@ fn evaluate(name: &str, item: &Item, s: &Settings, base: &Settings, corpus: &Cor
     let t = NativeTransport::new(&s.models.base_url, key.clone());
     let client = LlmClient::new(&t, s);
     let started = Instant::now();
-    let run = futures::executor::block_on(pipeline::run(&item.question, s, &client, &search, &mut |_| {}));
+    let run = futures::executor::block_on(pipeline::run(&item.question, s, &client, &search, &mut |_e: pipeline::ProgressEvent| {}));
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
     let run = match run {
         Ok(r) => r,

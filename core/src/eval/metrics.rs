@@ -383,7 +383,7 @@ pub fn breakdowns(results: &[&QuestionResult], k: usize) -> Vec<Breakdown> {
             continue;
         }
         let mut groups: BTreeMap<String, Vec<&QuestionResult>> = BTreeMap::new();
-        for r in results {
+        for r in results.iter().copied() {
             groups.entry(d.of(r).unwrap_or("(none)").to_string()).or_default().push(r);
         }
         out.push(Breakdown { dimension: d, groups: groups.into_iter().map(|(g, rs)| (g, aggregate(&rs, k))).collect() });

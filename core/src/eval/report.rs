@@ -143,7 +143,7 @@ pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
             vec![c.name.clone(), r.n.to_string(), f3(r.hit_at_k), f3(r.mrr), f3(r.recall_at_k)]
         })
         .collect();
-    table(&mut o, &["Configuration", "n", &format!("Hit@{k}"), "MRR", &format!("Recall@{k}")], rows);
+    table(&mut o, &["Configuration", "n", format!("Hit@{k}").as_str(), "MRR", format!("Recall@{k}").as_str()], rows);
 
     o.push_str("## HRI calibration (Table 7, row 5)\n\nOver answered questions with an HRI (max over audited claims). Calibrated: r(HRI, correct) < 0, r(HRI, incorrect) > 0, AUROC > 0.5. The paper reports the first (−0.072); the reference script computes the second.\n\n");
     let rows = s
@@ -212,7 +212,7 @@ pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
                     ]
                 })
                 .collect();
-            table(&mut o, &[b.dimension.title(), "n", "C/P/I/A", "Exact Corr.", "Cov.", "Faith. Rate", "Deb. Util.", &format!("Hit@{}", s.k)], rows);
+            table(&mut o, &[b.dimension.title(), "n", "C/P/I/A", "Exact Corr.", "Cov.", "Faith. Rate", "Deb. Util.", format!("Hit@{}", s.k).as_str()], rows);
         }
     }
 
