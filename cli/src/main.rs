@@ -1,10 +1,11 @@
 //! `clair`: the CLAIR-Fin method on the command line, over the same core as the web app.
 //!
 //! Subcommands and their JSON shapes are stable contracts (README "CLI contracts"):
-//! `extract`, `tables`, `ingest`, `search`, `ask`.
+//! `extract`, `tables`, `ingest`, `search`, `ask`, `eval`.
 
 mod args;
 mod cmd_ask;
+mod cmd_eval;
 mod cmd_extract;
 mod cmd_index;
 mod http;
@@ -17,6 +18,7 @@ const USAGE: &str = "usage:
   clair ingest PDF... -o CORPUS [--embedder offline|api]
   clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]
   clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]
+  clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
 
 Model endpoint: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY,
 CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.";
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         "ingest" => cmd_index::ingest(rest),
         "search" => cmd_index::search(rest),
         "ask" => cmd_ask::ask(rest),
+        "eval" => cmd_eval::eval(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod corpus;
+pub mod eval;
 pub mod ingest;
 #[cfg(feature = "pdf")]
 pub mod library;
