@@ -39,14 +39,25 @@ fn start() -> Result<Worker, String> {
     opts.set_type(WorkerType::Module);
     let w = Worker::new_with_options("./worker_loader.js", &opts).map_err(|e| format!("could not start the worker: {e:?}"))?;
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let Some(text) = ev.data().as_string() else { return };
-        let msg: FromWorker = match serde_json::from_str(&text) {
+        // Replies are a JSON string, or `[json, bytes]` when a page image's PNG rides along.
+        let data = ev.data();
+        let (text, bytes) = if data.is_array() {
+            let parts: js_sys::Array = data.unchecked_into();
+            (parts.get(0).as_string(), parts.get(1).dyn_into::<js_sys::Uint8Array>().ok())
+        } else {
+            (data.as_string(), None)
+        };
+        let Some(text) = text else { return };
+        let mut msg: FromWorker = match serde_json::from_str(&text) {
             Ok(m) => m,
             Err(e) => {
                 web_sys::console::error_1(&format!("unreadable worker reply: {e}").into());
                 return;
             }
         };
+        if let (FromWorker::PageImage { png, .. }, Some(b)) = (&mut msg, bytes) {
+            *png = b.to_vec();
+        }
         let waiting = match (&msg, msg.id()) {
             (FromWorker::Progress { .. }, _) | (_, None) => None,
             (_, Some(id)) => PENDING.with(|p| p.borrow_mut().remove(&id)),
@@ -95,13 +106,7 @@ pub fn next_id() -> u64 {
 
 /// Send a request (with optional file bytes, transferred not copied) and wait for its reply.
 pub async fn request(msg: ToWorker, bytes: Option<js_sys::Uint8Array>) -> FromWorker {
-    let id = match &msg {
-        ToWorker::Ingest { id, .. }
-        | ToWorker::Search { id, .. }
-        | ToWorker::Remove { id, .. }
-        | ToWorker::List { id }
-        | ToWorker::PageText { id, .. } => *id,
-    };
+    let id = msg.id();
     if let Err(error) = ensure_started() {
         return FromWorker::Failed { id, error };
     }
