@@ -88,7 +88,7 @@ pub fn LedgerGraph(run: RwSignal<Option<RunExport>>, selected: RwSignal<Option<S
             <div class="graph-tools" role="toolbar" aria-label="Graph tools" hidden=move || graph.with(|g| g.is_none())>
                 <button class="button" aria-label="Zoom in" on:click=move |_| zoom_button(1.25)>"+"</button>
                 <button class="button" aria-label="Zoom out" on:click=move |_| zoom_button(0.8)>"−"</button>
-                <button class="button" on:click=move |_| fit()>"Fit"</button>
+                <button class="button" aria-label="Fit graph" on:click=move |_| fit()>"Fit"</button>
                 <span class="muted">"Drag to pan, wheel to zoom, Tab to a node and Enter to open it."</span>
             </div>
             <div class="graph-frame" node_ref=frame hidden=move || graph.with(|g| g.is_none())
@@ -157,7 +157,7 @@ fn draw(g: GraphLayout, selected: RwSignal<Option<String>>, activate: impl Fn(&L
         }).collect_view();
         let (n1, n2) = (n.clone(), n.clone());
         view! {
-            <g class=cls tabindex="0" role="button" data-id=id data-kind=n.kind.clone() aria-label=n.title.clone()
+            <g class=cls tabindex="0" role="button" data-id=id data-kind=n.kind.clone() aria-label=clair_core::view::truncate(&n.title, 140)
                 class:selected=move || is_claim && selected.get() == claim
                 on:click=move |_| if !moved.get_value() { activate(&n1) }
                 on:keydown=move |ev| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); activate(&n2) }

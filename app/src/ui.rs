@@ -399,8 +399,11 @@ pub fn App() -> impl IntoView {
             <div class="col right">
                 <PageViewer viewer=viewer />
             </div>
-            <LedgerGraph run=run selected=selected viewer=viewer />
         </main>
+        // Outside the grid: the sticky page viewer must not slide over the graph.
+        <div class="below">
+            <LedgerGraph run=run selected=selected viewer=viewer />
+        </div>
     }
 }
 

@@ -162,3 +162,33 @@ impl Library {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ingested_pdf_renders_any_page_until_it_is_removed() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/financebench/pdfs/AMCOR_2022_8K_dated-2022-07-01.pdf");
+        let Ok(bytes) = std::fs::read(path) else { return };
+        let mut lib = Library::new();
+        let mut out = vec![];
+        let name = "amcor.pdf".to_string();
+        lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.last(), Some(FromWorker::Ingested { .. })), "{:?}", out.last());
+        lib.handle(ToWorker::RenderPage { id: 2, source: name.clone(), page: 1, scale: 1.0 }, None, &|| 0.0, &mut |m| out.push(m));
+        match out.last() {
+            Some(FromWorker::PageImage { id: 2, width_px, height_px, page_size, png, pages, .. }) => {
+                assert_eq!((*width_px, *height_px), (page_size.0 as u32, page_size.1 as u32));
+                assert!(png.starts_with(b"\x89PNG") && *pages >= 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        lib.handle(ToWorker::Remove { id: 3, source: name.clone() }, None, &|| 0.0, &mut |m| out.push(m));
+        lib.handle(ToWorker::RenderPage { id: 4, source: name, page: 1, scale: 1.0 }, None, &|| 0.0, &mut |m| out.push(m));
+        match out.last() {
+            Some(FromWorker::Failed { id: 4, error }) => assert!(error.contains("not loaded"), "{error}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
