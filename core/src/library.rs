@@ -144,6 +144,9 @@ impl Library {
             ToWorker::List { id } => emit(FromWorker::Sources { id, sources: self.sources() }),
             ToWorker::PageText { id, source, page } => match self.page_text(&source, page) {
                 Some(t) => emit(FromWorker::PageText { id, source, page, text: t.to_string() }),
+                None if !self.pages.contains_key(&source) => {
+                    emit(FromWorker::Failed { id, error: format!("{source} is not loaded: add the PDF to see its text") })
+                }
                 None => emit(FromWorker::Failed { id, error: format!("{source} has no page {page}") }),
             },
             ToWorker::RenderPage { id, source, page, scale } => match self.render_page(&source, page, scale) {

@@ -106,6 +106,7 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
     }
   }
   assert.ok(sawDebate, 'at least one claim went to debate and shows its transcript');
+  await panel.screenshot({ path: join(ARTIFACTS, 'ledger-claim-panel.png') });
 
   // Clicking an evidence item opens its page.
   await claimButtons.first().click();
@@ -132,6 +133,7 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
     assert.ok(b.w > 2 && b.h > 2, `box has a visible size (${b.w}×${b.h})`);
   }
   assert.ok(await page.isVisible('#viewer .page-text'), 'the page text stays as the accessible alternative');
+  await page.locator('#viewer').screenshot({ path: join(ARTIFACTS, 'ledger-viewer.png') });
   // Zoom makes the image bigger; the boxes scale with it.
   const before = (await page.locator('#page-image').boundingBox()).width;
   await page.getByRole('button', { name: 'Zoom in' }).first().click();
@@ -242,6 +244,11 @@ test('an exported run re-opens in a fresh browser with no key and no PDFs', asyn
     await page.setViewportSize({ width: 1280, height: 800 });
     assert.equal(await page.inputValue('#api-key'), '');
     assert.equal(await page.locator('.doc').count(), 0);
+    // A JSON file that is not a run export is refused with a message, not a broken view.
+    await page.setInputFiles('#import-file', { name: 'other.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+    await page.waitForSelector('#error');
+    assert.match(await page.textContent('#error'), /other\.json: not a CLAIR-Fin run export/);
+    assert.equal(await page.locator('#answer').count(), 0);
     const t0 = Date.now();
     await page.setInputFiles('#import-file', exported);
     await page.getByRole('region', { name: 'Answer' }).waitFor();
@@ -258,6 +265,9 @@ test('an exported run re-opens in a fresh browser with no key and no PDFs', asyn
     await page.waitForSelector('#page-unavailable');
     assert.match(await page.textContent('#page-unavailable'), /not loaded/);
     await page.waitForSelector('#viewer .page-text .note');
+    assert.match(await page.textContent('#viewer .page-text .note'), /not loaded: add the PDF/);
+    assert.ok((await page.textContent('#viewer #cited')).length > 10, 'the cited text from the ledger is shown instead');
+    assert.equal(await page.locator('#error').count(), 0, 'the import error was cleared');
     await page.screenshot({ path: join(ARTIFACTS, 'ledger-imported-1280x800.png') });
     assert.deepEqual(errors, []);
   } finally {
