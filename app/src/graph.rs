@@ -55,6 +55,12 @@ pub fn LedgerGraph(run: RwSignal<Option<RunExport>>, selected: RwSignal<Option<S
         opts.set_passive(false);
         let _ = el.add_event_listener_with_callback_and_add_event_listener_options("wheel", on_wheel.as_ref().unchecked_ref(), &opts);
         on_wheel.forget();
+        // A new window size (a phone turned, a window resized) refits the graph to its frame.
+        let on_resize = Closure::<dyn FnMut()>::new(move || fit());
+        if let Some(w) = web_sys::window() {
+            let _ = w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+        }
+        on_resize.forget();
     });
 
     let zoom_button = move |factor: f64| {

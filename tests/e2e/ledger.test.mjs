@@ -196,6 +196,11 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   await page.locator('#claim-details').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(ARTIFACTS, 'ledger-390x844-claim.png') });
   await graph.scrollIntoViewIfNeeded();
+  // The graph refits to the narrower frame: every claim node is inside it.
+  const small = await graph.locator('.graph-frame').boundingBox();
+  for (const b of await claimNodes.evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, r: r.right, b: r.bottom }; }))) {
+    assert.ok(b.x >= small.x - 1 && b.r <= small.x + small.width + 1 && b.y >= small.y - 1 && b.b <= small.y + small.height + 1, 'claim node visible after refit');
+  }
   await page.screenshot({ path: join(ARTIFACTS, 'ledger-390x844-graph.png') });
   await page.screenshot({ path: join(ARTIFACTS, 'ledger-390x844-full.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
