@@ -125,9 +125,10 @@ fn kind_label(n: &Node) -> &'static str {
     }
 }
 
-/// Characters that fit a box `w` wide at the app's 11px label font (≈ 6.2 px per char).
+/// Characters that fit a box `w` wide at the app's 11px label font: ≈ 7 px per char, the width of
+/// bold capitals and underscores (file names), so a label never runs past its box.
 fn fit(w: f64) -> usize {
-    ((w - 16.0) / 6.2).max(4.0) as usize
+    ((w - 20.0) / 7.0).max(4.0) as usize
 }
 
 pub fn layout_ledger(ledger: &LedgerDump, claims: &[ClaimReport], cfg: &LayoutConfig) -> GraphLayout {
