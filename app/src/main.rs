@@ -1,10 +1,13 @@
 //! CLAIR-Fin in the browser: the Leptos shell. All reasoning lives in `clair-core`; this crate owns
 //! the DOM, the key, the worker connection and the fetch-based model transport.
 
+mod claims;
+mod graph;
 mod platform;
 mod progress;
 mod store;
 mod ui;
+mod viewer;
 mod worker;
 
 fn main() {

@@ -13,6 +13,8 @@ pub mod ingest;
 pub mod library;
 pub mod llm;
 pub mod protocol;
+#[cfg(feature = "pdf")]
+pub mod render;
 pub mod retrieve;
 // CLAIR-Fin method (issue 5): agents, ledger, deterministic tools, orchestration, export.
 pub mod agents;
@@ -23,3 +25,5 @@ pub mod ledger;
 pub mod pipeline;
 pub mod prompts;
 pub mod risk;
+// What the app and the offline report show (issue 6): graph layout, HTML report.
+pub mod view;

@@ -14,6 +14,10 @@ pub struct Library {
     /// source → page texts (index 0 = page 1).
     pages: BTreeMap<String, Vec<String>>,
     infos: BTreeMap<String, SourceInfo>,
+    /// source → the PDF's bytes, kept so the viewer can render any page.
+    raw: BTreeMap<String, Vec<u8>>,
+    /// The last document rendered, parsed once for next/previous page.
+    rendering: Option<(String, hayro_syntax::Pdf)>,
 }
 
 impl Default for Library {
@@ -26,7 +30,7 @@ impl Library {
     pub fn new() -> Self {
         let embedder = OfflineEmbedder::default();
         let corpus = Corpus::new("offline", crate::retrieve::embed::Embedder::dims(&embedder));
-        Library { corpus, embedder, pages: BTreeMap::new(), infos: BTreeMap::new() }
+        Library { corpus, embedder, pages: BTreeMap::new(), infos: BTreeMap::new(), raw: BTreeMap::new(), rendering: None }
     }
 
     /// Parse, chunk, embed and index one PDF. A file that yields no text is an error the user can act on.
@@ -74,6 +78,10 @@ impl Library {
         };
         self.pages.insert(name.to_string(), ex.pages.iter().map(|p| p.text.clone()).collect());
         self.infos.insert(name.to_string(), info.clone());
+        self.raw.insert(name.to_string(), bytes.to_vec());
+        if self.rendering.as_ref().is_some_and(|(s, _)| s == name) {
+            self.rendering = None;
+        }
         Ok(info)
     }
 
@@ -83,6 +91,17 @@ impl Library {
 
     pub fn page_text(&self, source: &str, page: u32) -> Option<&str> {
         self.pages.get(source)?.get(page.checked_sub(1)? as usize).map(String::as_str)
+    }
+
+    /// A page as PNG at `scale` pixels per point.
+    pub fn render_page(&mut self, source: &str, page: u32, scale: f32) -> Result<crate::render::RenderedPage, String> {
+        if !self.rendering.as_ref().is_some_and(|(s, _)| s == source) {
+            let bytes = self.raw.get(source).ok_or_else(|| format!("{source} is not loaded: add the PDF to see its pages"))?;
+            let pdf = hayro_syntax::Pdf::new(bytes.clone()).map_err(|e| format!("{source} could not be opened for rendering ({e:?})"))?;
+            self.rendering = Some((source.to_string(), pdf));
+        }
+        let (_, pdf) = self.rendering.as_ref().ok_or("no document")?;
+        crate::render::render_pdf_page(pdf, page, scale).map_err(|e| format!("{source}: {e}"))
     }
 
     /// Handle one message. `bytes` accompanies `Ingest`.
@@ -116,13 +135,63 @@ impl Library {
                 self.corpus.remove_source(&source);
                 self.pages.remove(&source);
                 self.infos.remove(&source);
+                self.raw.remove(&source);
+                if self.rendering.as_ref().is_some_and(|(s, _)| *s == source) {
+                    self.rendering = None;
+                }
                 emit(FromWorker::Sources { id, sources: self.sources() });
             }
             ToWorker::List { id } => emit(FromWorker::Sources { id, sources: self.sources() }),
             ToWorker::PageText { id, source, page } => match self.page_text(&source, page) {
                 Some(t) => emit(FromWorker::PageText { id, source, page, text: t.to_string() }),
+                None if !self.pages.contains_key(&source) => {
+                    emit(FromWorker::Failed { id, error: format!("{source} is not loaded: add the PDF to see its text") })
+                }
                 None => emit(FromWorker::Failed { id, error: format!("{source} has no page {page}") }),
             },
+            ToWorker::RenderPage { id, source, page, scale } => match self.render_page(&source, page, scale) {
+                Ok(r) => emit(FromWorker::PageImage {
+                    id,
+                    source,
+                    page,
+                    pages: r.pages,
+                    width_px: r.width_px,
+                    height_px: r.height_px,
+                    page_size: r.page_size,
+                    png: r.png,
+                }),
+                Err(error) => emit(FromWorker::Failed { id, error }),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ingested_pdf_renders_any_page_until_it_is_removed() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/financebench/pdfs/AMCOR_2022_8K_dated-2022-07-01.pdf");
+        let Ok(bytes) = std::fs::read(path) else { return };
+        let mut lib = Library::new();
+        let mut out = vec![];
+        let name = "amcor.pdf".to_string();
+        lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.last(), Some(FromWorker::Ingested { .. })), "{:?}", out.last());
+        lib.handle(ToWorker::RenderPage { id: 2, source: name.clone(), page: 1, scale: 1.0 }, None, &|| 0.0, &mut |m| out.push(m));
+        match out.last() {
+            Some(FromWorker::PageImage { id: 2, width_px, height_px, page_size, png, pages, .. }) => {
+                assert_eq!((*width_px, *height_px), (page_size.0 as u32, page_size.1 as u32));
+                assert!(png.starts_with(b"\x89PNG") && *pages >= 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        lib.handle(ToWorker::Remove { id: 3, source: name.clone() }, None, &|| 0.0, &mut |m| out.push(m));
+        lib.handle(ToWorker::RenderPage { id: 4, source: name, page: 1, scale: 1.0 }, None, &|| 0.0, &mut |m| out.push(m));
+        match out.last() {
+            Some(FromWorker::Failed { id: 4, error }) => assert!(error.contains("not loaded"), "{error}"),
+            other => panic!("{other:?}"),
         }
     }
 }

@@ -20,6 +20,21 @@ pub enum ToWorker {
     List { id: u64 },
     /// The extracted text of one page (for the viewer).
     PageText { id: u64, source: String, page: u32 },
+    /// One page as a PNG at `scale` pixels per point (the viewer asks for ~1.5).
+    RenderPage { id: u64, source: String, page: u32, scale: f32 },
+}
+
+impl ToWorker {
+    pub fn id(&self) -> u64 {
+        match self {
+            ToWorker::Ingest { id, .. }
+            | ToWorker::Search { id, .. }
+            | ToWorker::Remove { id, .. }
+            | ToWorker::List { id }
+            | ToWorker::PageText { id, .. }
+            | ToWorker::RenderPage { id, .. } => *id,
+        }
+    }
 }
 
 /// Summary of one ingested document.
@@ -45,6 +60,21 @@ pub enum FromWorker {
     Hits { id: u64, hits: Vec<Hit> },
     Sources { id: u64, sources: Vec<SourceInfo> },
     PageText { id: u64, source: String, page: u32, text: String },
+    /// A rendered page. The PNG travels beside the JSON as a transferable `Uint8Array` (like PDF
+    /// bytes in the other direction), so `png` is skipped by serde and filled in by the receiver.
+    PageImage {
+        id: u64,
+        source: String,
+        page: u32,
+        /// Pages in the document, for next/previous.
+        pages: u32,
+        width_px: u32,
+        height_px: u32,
+        /// Points, rotation applied: the space citation bboxes are in (origin top-left).
+        page_size: (f32, f32),
+        #[serde(skip)]
+        png: Vec<u8>,
+    },
     /// A request failed; `error` is a message for the user.
     Failed { id: u64, error: String },
 }
@@ -58,6 +88,7 @@ impl FromWorker {
             | FromWorker::Hits { id, .. }
             | FromWorker::Sources { id, .. }
             | FromWorker::PageText { id, .. }
+            | FromWorker::PageImage { id, .. }
             | FromWorker::Failed { id, .. } => Some(*id),
         }
     }
@@ -72,5 +103,22 @@ mod tests {
         let s = serde_json::to_string(&m).unwrap();
         assert!(s.contains(r#""kind":"search""#));
         assert_eq!(serde_json::from_str::<ToWorker>(&s).unwrap(), m);
+    }
+
+    #[test]
+    fn page_image_json_leaves_the_png_bytes_out() {
+        let m = FromWorker::PageImage {
+            id: 3, source: "a.pdf".into(), page: 2, pages: 9, width_px: 918, height_px: 1188,
+            page_size: (612.0, 792.0), png: vec![0x89, b'P', b'N', b'G'],
+        };
+        let s = serde_json::to_string(&m).unwrap();
+        assert!(!s.contains("png"), "{s}");
+        match serde_json::from_str::<FromWorker>(&s).unwrap() {
+            FromWorker::PageImage { png, width_px, page_size, .. } => {
+                assert!(png.is_empty());
+                assert_eq!((width_px, page_size), (918, (612.0, 792.0)));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

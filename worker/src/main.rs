@@ -1,7 +1,8 @@
 //! The web worker: a thin shell around `clair_core::library::Library`.
 //!
 //! Every message from the app is a JS array `[json, bytes?]`: the JSON is a `ToWorker`, the optional
-//! `Uint8Array` carries a PDF's bytes. Replies are JSON strings of `FromWorker`. PDF parsing, indexing
+//! `Uint8Array` carries a PDF's bytes. Replies are JSON strings of `FromWorker`, except a page image,
+//! which is `[json, png bytes]`. PDF parsing, indexing
 //! and search all happen here, so the page never blocks. A bad file is an error message, never a
 //! dead worker: core's parser returns warnings instead of panicking.
 
@@ -15,7 +16,18 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 fn post(scope: &DedicatedWorkerGlobalScope, msg: &FromWorker) {
     let json = serde_json::to_string(msg).unwrap_or_else(|e| format!(r#"{{"kind":"failed","id":0,"error":"reply not serialisable: {e}"}}"#));
-    let _ = scope.post_message(&JsValue::from_str(&json));
+    match msg {
+        // A page image's PNG goes beside the JSON, transferred rather than copied: `[json, bytes]`.
+        FromWorker::PageImage { png, .. } => {
+            let bytes = js_sys::Uint8Array::from(png.as_slice());
+            let parts = js_sys::Array::of2(&JsValue::from_str(&json), &bytes);
+            let transfer = js_sys::Array::of1(&bytes.buffer());
+            let _ = scope.post_message_with_transfer(&parts, &transfer);
+        }
+        _ => {
+            let _ = scope.post_message(&JsValue::from_str(&json));
+        }
+    }
 }
 
 fn now_ms() -> f64 {

@@ -1,0 +1,197 @@
+//! The page viewer: the cited page rendered by the worker (hayro → PNG) with the cited regions
+//! boxed over it, next/previous page and zoom — and below it the page's extracted text, the
+//! accessible alternative (and the fallback when the PDF is not loaded, e.g. an imported run).
+
+use crate::worker;
+use clair_core::corpus::BBox;
+use clair_core::protocol::{FromWorker, ToWorker};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Pixels per point the worker renders at; zoom scales the shown image, not the render.
+const RENDER_SCALE: f32 = 1.5;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub source: String,
+    pub page: u32,
+    /// Cited regions in points, origin top-left (ingest's convention).
+    pub boxes: Vec<BBox>,
+    /// The page size the boxes were measured against; (0, 0) when unknown.
+    pub page_size: (f32, f32),
+    /// Text of the cited evidence, marked in the page text.
+    pub highlight: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Image {
+    Loading,
+    Ready { url: String, width_px: u32, height_px: u32, page_size: (f32, f32), pages: u32 },
+    Unavailable(String),
+}
+
+#[derive(Clone, Copy)]
+pub struct Viewer {
+    pub target: RwSignal<Option<Target>>,
+    pub image: RwSignal<Image>,
+    pub text: RwSignal<Option<Result<String, String>>>,
+    pub zoom: RwSignal<f64>,
+}
+
+impl Viewer {
+    pub fn new() -> Self {
+        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0) }
+    }
+
+    /// Show `t`: render its page and fetch its text (both from the worker).
+    pub fn open(self, t: Target) {
+        let (source, page) = (t.source.clone(), t.page);
+        self.target.set(Some(t));
+        self.set_image(Image::Loading);
+        self.text.set(None);
+        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("viewer")) {
+            el.scroll_into_view();
+        }
+        spawn_local(async move {
+            let msg = ToWorker::RenderPage { id: worker::next_id(), source: source.clone(), page, scale: RENDER_SCALE };
+            let img = match worker::request(msg, None).await {
+                FromWorker::PageImage { png, width_px, height_px, page_size, pages, .. } => match png_url(&png) {
+                    Some(url) => Image::Ready { url, width_px, height_px, page_size, pages },
+                    None => Image::Unavailable("the page image could not be shown".into()),
+                },
+                FromWorker::Failed { error, .. } => Image::Unavailable(error),
+                other => Image::Unavailable(format!("unexpected worker reply: {other:?}")),
+            };
+            // A later click may have moved on; only the current target's image is shown.
+            if self.target.get_untracked().is_some_and(|t| t.source == source && t.page == page) {
+                self.set_image(img);
+            } else if let Image::Ready { url, .. } = img {
+                let _ = web_sys::Url::revoke_object_url(&url);
+            }
+            let text = match worker::request(ToWorker::PageText { id: worker::next_id(), source: source.clone(), page }, None).await {
+                FromWorker::PageText { text, .. } => Ok(text),
+                FromWorker::Failed { error, .. } => Err(error),
+                other => Err(format!("unexpected worker reply: {other:?}")),
+            };
+            if self.target.get_untracked().is_some_and(|t| t.source == source && t.page == page) {
+                self.text.set(Some(text));
+            }
+        });
+    }
+
+    fn set_image(self, img: Image) {
+        if let Image::Ready { url, .. } = self.image.get_untracked() {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        }
+        self.image.set(img);
+    }
+
+    /// Another page of the same document (no cited boxes there).
+    pub fn go(self, delta: i32) {
+        let Some(t) = self.target.get_untracked() else { return };
+        let pages = match self.image.get_untracked() {
+            Image::Ready { pages, .. } => pages,
+            _ => u32::MAX,
+        };
+        let page = (t.page as i64 + delta as i64).clamp(1, pages as i64) as u32;
+        if page != t.page {
+            self.open(Target { source: t.source, page, boxes: vec![], page_size: (0.0, 0.0), highlight: None });
+        }
+    }
+}
+
+fn png_url(png: &[u8]) -> Option<String> {
+    let arr = js_sys::Uint8Array::from(png);
+    let parts = js_sys::Array::of1(&arr);
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("image/png");
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts).ok()?;
+    web_sys::Url::create_object_url_with_blob(&blob).ok()
+}
+
+#[component]
+pub fn PageViewer(viewer: Viewer) -> impl IntoView {
+    let Viewer { target, image, text, zoom } = viewer;
+    view! {
+        <section id="viewer" class="panel viewer" aria-label="Page viewer">
+            <h2>"Page viewer"</h2>
+            {move || match target.get() {
+                None => view! { <p class="hint">"Click a citation or an evidence item to see the cited page."</p> }.into_any(),
+                Some(t) => {
+                    let pages = move || match image.get() { Image::Ready { pages, .. } => Some(pages), _ => None };
+                    let page = t.page;
+                    view! {
+                        <h3 id="viewer-page">{format!("{}, page {}", t.source, t.page)}</h3>
+                        <div class="viewer-tools" role="toolbar" aria-label="Page tools">
+                            <button class="button" aria-label="Previous page" disabled=move || page <= 1 on:click=move |_| viewer.go(-1)>"‹ Prev"</button>
+                            <button class="button" aria-label="Next page" disabled=move || pages().is_some_and(|n| page >= n) on:click=move |_| viewer.go(1)>"Next ›"</button>
+                            <span class="muted">{move || pages().map(|n| format!("{page} / {n}")).unwrap_or_default()}</span>
+                            <button class="button" aria-label="Zoom out" on:click=move |_| zoom.update(|z| *z = (*z / 1.25).max(0.4))>"−"</button>
+                            <span class="muted zoom-level">{move || format!("{:.0}%", zoom.get() * 100.0)}</span>
+                            <button class="button" aria-label="Zoom in" on:click=move |_| zoom.update(|z| *z = (*z * 1.25).min(4.0))>"+"</button>
+                            <button class="button" aria-label="Fit width" on:click=move |_| zoom.set(1.0)>"Fit"</button>
+                        </div>
+                        {
+                            let t = t.clone();
+                            move || match image.get() {
+                                Image::Loading => view! { <p class="hint" id="page-loading">"Rendering the page…"</p> }.into_any(),
+                                Image::Unavailable(why) => view! { <p class="note" id="page-unavailable">{format!("No page image: {why}")}</p> }.into_any(),
+                                Image::Ready { url, width_px, height_px, page_size, .. } => {
+                                    // Boxes are in points against the page size they were measured on.
+                                    let (pw, ph) = if t.page_size.0 > 0.0 && t.page_size.1 > 0.0 { t.page_size } else { page_size };
+                                    let boxes = t.boxes.iter().filter(|b| b[2] > b[0] && b[3] > b[1]).map(|b| {
+                                        let pct = |v: f32, of: f32| format!("{:.3}%", (v / of * 100.0).clamp(0.0, 100.0));
+                                        let style = format!("left:{};top:{};width:{};height:{}", pct(b[0], pw), pct(b[1], ph), pct(b[2] - b[0], pw), pct(b[3] - b[1], ph));
+                                        view! { <div class="cited-box" style=style></div> }
+                                    }).collect_view();
+                                    let alt = format!("{}, page {} (rendered){}", t.source, t.page, if t.boxes.is_empty() { "" } else { ", cited region outlined" });
+                                    view! {
+                                        <div class="page-scroll">
+                                            <div class="page-frame" style:width=move || format!("{:.0}%", zoom.get() * 100.0)>
+                                                <img id="page-image" src=url alt=alt width=width_px height=height_px />
+                                                {boxes}
+                                            </div>
+                                        </div>
+                                    }.into_any()
+                                }
+                            }
+                        }
+                        <h4 class="page-text-heading">"Page text"</h4>
+                        {
+                            let t = t.clone();
+                            move || match text.get() {
+                                None => view! { <pre class="page-text">"…"</pre> }.into_any(),
+                                Some(Ok(s)) => view! { <pre class="page-text">{highlighted(&s, t.highlight.as_deref())}</pre> }.into_any(),
+                                Some(Err(why)) => view! {
+                                    <div class="page-text">
+                                        <p class="note">{why}</p>
+                                        {t.highlight.clone().map(|h| view! { <p>"Cited text: "<mark id="cited">{h}</mark></p> })}
+                                    </div>
+                                }.into_any(),
+                            }
+                        }
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// The page text with the cited passage marked. Text is inserted as text nodes, never as HTML, so
+/// a PDF containing markup stays inert.
+fn highlighted(text: &str, needle: Option<&str>) -> impl IntoView {
+    let needle = needle.map(str::trim).filter(|n| n.len() >= 3);
+    let pos = needle.and_then(|n| {
+        let probe: String = n.chars().take(60).collect();
+        text.find(probe.as_str()).map(|i| (i, (i + n.len()).min(text.len())))
+    });
+    match pos {
+        Some((a, mut b)) => {
+            while !text.is_char_boundary(b) {
+                b -= 1;
+            }
+            view! { {text[..a].to_string()}<mark id="cited">{text[a..b].to_string()}</mark>{text[b..].to_string()} }.into_any()
+        }
+        None => view! { {text.to_string()} }.into_any(),
+    }
+}

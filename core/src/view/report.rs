@@ -1,0 +1,246 @@
+//! The offline report: one self-contained HTML file (inline CSS and SVG, no script, no external
+//! resource) with the answer, each claim's verdict, evidence, debate, custody, docket, HRI and model
+//! calls, and the ledger graph drawn from the same layout the app uses. It opens from disk, prints,
+//! and is safe to mail: all document and model text is escaped.
+
+use super::layout::{layout, GraphLayout};
+use super::{escape, truncate};
+use crate::export::{ClaimReport, RunExport};
+
+const CSS: &str = "
+body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;max-width:1100px;margin:24px auto;padding:0 16px}
+h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:28px;border-bottom:1px solid #d9dee7}h3{font-size:1rem;margin:18px 0 6px}
+table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border:1px solid #d9dee7;padding:4px 6px;text-align:left;vertical-align:top;font-size:.85rem}
+.muted{color:#5b6475}.ok{color:#1b7f4b}.bad{color:#b3261e}.warn{color:#a86400}
+.answer{border-left:4px solid #1b7f4b;padding:4px 12px;white-space:pre-wrap}
+.claim{border:1px solid #d9dee7;border-radius:8px;padding:8px 14px;margin:12px 0}
+.graph{overflow:auto;border:1px solid #d9dee7;border-radius:8px}
+.graph text{font:11px system-ui,sans-serif;fill:#1d2330}
+.n-claim{fill:#e8f0fe;stroke:#1f5fbf}.n-claim.v-InsufficientEvidence{fill:#fdecea;stroke:#b3261e}.n-claim.v-StronglySupported{fill:#e6f4ea;stroke:#1b7f4b}
+.n-text_span{fill:#fff;stroke:#5b6475}.n-table_cell{fill:#fff8e1;stroke:#a86400}.n-chart_region{fill:#f3e8fd;stroke:#7b1fa2}
+.n-derived_metric{fill:#e0f7fa;stroke:#00796b}.n-constraint_check{fill:#eceff1;stroke:#455a64}.n-source{fill:#fafafa;stroke:#9aa3b2}
+.e{fill:none;stroke:#9aa3b2;stroke-width:1.2}.e-SUPPORTS{stroke:#1b7f4b}.e-SAME_AS{stroke-dasharray:6 4}
+.e-VIOLATES_CONSTRAINT{stroke:#b3261e;stroke-dasharray:3 3}.e-DERIVED_FROM{stroke:#00796b;stroke-dasharray:1 3}
+.e-CONTRADICTS{stroke:#b3261e;stroke-width:2.2}.e-ON_PAGE{stroke:#d0d5dd}
+";
+
+/// The whole report as one HTML document.
+pub fn html_report(run: &RunExport) -> String {
+    let mut o = String::with_capacity(64 * 1024);
+    o.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+    o.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+    o.push_str(&format!("<title>CLAIR-Fin report — {}</title><style>{CSS}</style></head><body>\n", escape(&truncate(&run.question, 80))));
+    o.push_str(&format!("<h1>CLAIR-Fin report</h1><p class=\"muted\">Run <code>{}</code> · schema {}</p>\n", escape(&run.run_id), escape(&run.schema_version)));
+    o.push_str(&format!("<h2>Question</h2><p>{}</p>\n", escape(&run.question)));
+
+    let (cls, badge) = if run.answer.abstained {
+        ("bad", "Abstained: the documents did not support an answer")
+    } else if run.answer.partial {
+        ("warn", "Partial answer: some claims could not be verified")
+    } else {
+        ("ok", "Every published claim passed the entailment audit")
+    };
+    o.push_str(&format!("<h2>Answer</h2><p class=\"{cls}\"><strong>{badge}</strong></p><div class=\"answer\" id=\"answer-text\">{}</div>\n", escape(&run.answer.text)));
+    o.push_str("<ul>");
+    for l in &run.answer.lines {
+        let cites: Vec<String> = l.citations.iter().map(|c| format!("[{}, p.{}]", escape(&c.source), c.page)).collect();
+        o.push_str(&format!("<li>{} <span class=\"muted\">{}</span></li>", escape(&l.text), cites.join(" ")));
+    }
+    o.push_str("</ul>\n");
+
+    let t = &run.totals;
+    let cost = if t.unpriced_models.is_empty() { format!("${:.4}", t.cost_usd) } else { format!("${:.4} + unpriced ({})", t.cost_usd, escape(&t.unpriced_models.join(", "))) };
+    o.push_str(&format!(
+        "<p class=\"muted\">{} model calls ({} fell back to the conservative default) · {} input + {} output tokens · {cost}</p>\n",
+        t.calls, t.failed_calls, t.input_tokens, t.output_tokens
+    ));
+
+    o.push_str("<h2>Claims</h2><table><tr><th>Claim</th><th>Type</th><th>Verdict</th><th>Published</th><th>Coverage</th><th>HRI</th></tr>");
+    for c in &run.claims {
+        o.push_str(&format!(
+            "<tr><td><a href=\"#{}\">{}</a> {}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{}</td></tr>",
+            escape(&c.claim_id),
+            escape(&c.claim_id),
+            escape(&c.text),
+            c.claim_type.as_str(),
+            c.label.as_str(),
+            if c.published { "yes" } else { "no" },
+            c.coverage_bp as f64 / 10_000.0,
+            c.hri.as_ref().map(|h| format!("{:.3}", h.value)).unwrap_or_else(|| "—".into())
+        ));
+    }
+    o.push_str("</table>\n");
+
+    o.push_str("<h2>Ledger graph</h2>\n");
+    o.push_str(&svg(&layout(run)));
+    for c in &run.claims {
+        claim_section(&mut o, c);
+    }
+    o.push_str("<p class=\"muted\">Generated offline by CLAIR-Fin from the run export; contains no API key.</p></body></html>\n");
+    o
+}
+
+fn claim_section(o: &mut String, c: &ClaimReport) {
+    o.push_str(&format!("<section class=\"claim\" id=\"{}\"><h2>{} — {}</h2>", escape(&c.claim_id), escape(&c.claim_id), escape(&c.text)));
+    o.push_str(&format!(
+        "<p><strong>{}</strong> · {} · {} · {}</p><p class=\"muted\">{}</p>",
+        c.label.as_str(),
+        c.claim_type.as_str(),
+        if c.published { "published" } else { "not published" },
+        if c.audit_passed { "audit passed" } else { "audit not passed" },
+        escape(&c.reason)
+    ));
+    o.push_str(&format!(
+        "<p>Coverage A(c) = {:.2} · {} ({})</p>",
+        c.coverage_bp as f64 / 10_000.0,
+        if c.escalated { "escalated to debate" } else { "fast path" },
+        escape(&c.escalation_reason)
+    ));
+    if let Some(d) = &c.docket {
+        let m = |x: Option<crate::config::Modality>| x.map(|m| m.as_str()).unwrap_or("none");
+        let confs: Vec<String> = d.modality_confidences.iter().map(|(m, v)| format!("{} {v:.2}", m.as_str())).collect();
+        o.push_str(&format!(
+            "<h3>Authority docket</h3><p>AEA winner: <strong>{}</strong> (s = {:.2}) · equal-weight winner: {} · {} · confidences: {}</p>",
+            m(d.asymmetric_winner),
+            d.s,
+            m(d.uniform_winner),
+            if d.asymmetry_changed_outcome { "the asymmetric prior changed the outcome" } else { "same outcome either way" },
+            escape(&confs.join(", "))
+        ));
+    }
+    if let Some(h) = &c.hri {
+        o.push_str(&format!(
+            "<h3>Hallucination Risk Index</h3><table><tr><th>HRI</th><th>entailment w₁(1−γ)</th><th>authority w₂(1−s)</th><th>repair w₃ρ</th><th>attacks w₄n</th></tr><tr><td>{:.3}</td><td>{:.3}</td><td>{:.3}</td><td>{:.3}</td><td>{:.3}</td></tr></table>",
+            h.value, h.entailment_term, h.authority_term, h.repair_term, h.attack_term
+        ));
+    }
+    o.push_str("<h3>Evidence</h3><table><tr><th>Node</th><th>Modality</th><th>Score</th><th>Content</th></tr>");
+    for e in &c.evidence {
+        o.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{}</td></tr>",
+            escape(&e.node.node_id),
+            e.modality.map(|m| m.as_str()).unwrap_or("—"),
+            e.score,
+            escape(&e.node.describe())
+        ));
+    }
+    o.push_str("</table>");
+    if !c.debate.briefs.is_empty() || !c.debate.reviews.is_empty() {
+        o.push_str(&format!("<h3>Debate</h3><p class=\"muted\">{} rebuttal round(s), {} repair(s)</p>", c.debate.rebuttal_rounds, c.debate.repairs));
+        for b in &c.debate.briefs {
+            o.push_str(&format!("<p><strong>Affirmative ({})</strong>: {}</p>", escape(&b.stage), escape(&b.text)));
+            for r in c.debate.reviews.iter().filter(|r| r.stage == b.stage) {
+                review(o, r);
+            }
+        }
+        for r in c.debate.reviews.iter().filter(|r| !c.debate.briefs.iter().any(|b| b.stage == r.stage)) {
+            review(o, r);
+        }
+    }
+    if !c.custody.is_empty() {
+        o.push_str("<h3>Chain of custody</h3><ul>");
+        for e in &c.custody {
+            o.push_str(&format!("<li>{}: {:?} (γ = {:.2}) — {}</li>", escape(&e.stage), e.verdict, e.confidence, escape(&e.detail)));
+        }
+        o.push_str("</ul>");
+    }
+    if !c.calls.is_empty() {
+        o.push_str("<h3>Model calls</h3><table><tr><th>Role</th><th>Model</th><th>Tokens in/out</th><th>Cost</th><th>Latency</th></tr>");
+        for r in &c.calls {
+            o.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{} / {}</td><td>{}</td><td>{:.0} ms</td></tr>",
+                escape(&r.role),
+                escape(&r.model),
+                r.usage.input_tokens,
+                r.usage.output_tokens,
+                r.cost_usd.map(|c| format!("${c:.5}")).unwrap_or_else(|| "unpriced".into()),
+                r.latency_ms
+            ));
+        }
+        o.push_str("</table>");
+    }
+    o.push_str("</section>\n");
+}
+
+fn review(o: &mut String, r: &crate::agents::adversarial::Review) {
+    o.push_str(&format!("<p><strong>Adversary ({})</strong>{}</p><ul>", escape(&r.stage), if r.recommend_abstain { " — recommends abstaining" } else { "" }));
+    for a in &r.attacks {
+        o.push_str(&format!(
+            "<li>[{}] <em>{}</em>: {}</li>",
+            escape(&format!("{:?}", a.severity).to_lowercase()),
+            escape(&format!("{:?}", a.category)),
+            escape(&a.detail)
+        ));
+    }
+    o.push_str("</ul>");
+}
+
+/// The ledger graph as a static SVG (the app draws the same layout interactively).
+pub fn svg(g: &GraphLayout) -> String {
+    let mut o = format!(
+        "<div class=\"graph\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" viewBox=\"0 0 {:.1} {:.1}\" role=\"img\" aria-label=\"Ledger graph\">",
+        g.width, g.height, g.width, g.height
+    );
+    for e in &g.edges {
+        o.push_str(&format!("<path class=\"e e-{}\" d=\"{}\"><title>{} → {} ({})</title></path>", escape(&e.relation), e.d, escape(&e.from), escape(&e.to), escape(&e.relation)));
+    }
+    for n in &g.nodes {
+        let v = n.verdict.as_deref().map(|v| format!(" v-{}", escape(v))).unwrap_or_default();
+        o.push_str(&format!("<g class=\"node\"><title>{}</title><path class=\"n-{}{v}\" d=\"{}\"/>", escape(&n.title), escape(&n.kind), n.shape));
+        for (i, line) in n.lines.iter().enumerate() {
+            o.push_str(&format!("<text x=\"{:.1}\" y=\"{:.1}\">{}</text>", n.x + 12.0, n.y + 18.0 + 16.0 * i as f64, escape(line)));
+        }
+        o.push_str("</g>");
+    }
+    o.push_str("</svg></div>\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::fixture;
+
+    #[test]
+    fn report_shows_answer_claims_and_the_graph_offline() {
+        let run = fixture::run(3, 6);
+        let html = html_report(&run);
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(html.contains(&escape(&run.answer.text)), "answer text present");
+        for c in &run.claims {
+            assert!(html.contains(&format!("id=\"{}\"", c.claim_id)), "a section per claim");
+        }
+        assert!(html.contains("InsufficientEvidence") && html.contains("Supported"));
+        assert!(html.contains("AEA winner: <strong>table</strong>"));
+        assert!(html.contains("[high] <em>FyTemporal</em>: fiscal year not stated"), "debate attacks listed");
+        // One graph shape per ledger node plus one per cited page.
+        let g = layout(&run);
+        assert_eq!(html.matches("<g class=\"node\">").count(), g.nodes.len());
+        assert!(g.nodes.len() > run.ledger.nodes.len());
+        // Self-contained: no script, no external stylesheet, image or font.
+        assert!(!html.to_lowercase().contains("<script"));
+        assert!(!html.contains("src=") || !html.contains("src=\"http"));
+        assert!(!html.contains("<link"));
+        assert!(!html.contains("url("));
+        assert!(!html.contains("@import"));
+    }
+
+    #[test]
+    fn markup_in_a_pdf_passage_is_shown_as_text() {
+        let run = fixture::run(1, 3);
+        let html = html_report(&run);
+        assert!(html.contains("Net sales rose &lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"), "escaped");
+        assert!(!html.contains(fixture::MARKUP));
+        assert!(!html.contains("<img"));
+    }
+
+    #[test]
+    fn the_report_never_contains_the_api_key() {
+        // The export has no key field at all; a key-looking string in the question is just text.
+        let mut run = fixture::run(1, 2);
+        run.question = "What were net sales?".into();
+        let html = html_report(&run);
+        assert!(!html.contains("sk-"));
+        assert!(!html.to_lowercase().contains("api_key"));
+    }
+}
