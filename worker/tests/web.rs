@@ -49,6 +49,16 @@ fn real_8k_is_indexed_and_searchable_inside_the_browser() {
 
     let replies = send(&mut lib, ToWorker::PageText { id: 3, source: AMCOR_NAME.into(), page: 1 }, None);
     assert!(matches!(&replies[0], FromWorker::PageText { text, .. } if text.to_lowercase().contains("amcor plc")));
+
+    // The viewer's page image, rendered by hayro inside wasm at 1.5 px per point.
+    let replies = send(&mut lib, ToWorker::RenderPage { id: 4, source: AMCOR_NAME.into(), page: 1, scale: 1.5 }, None);
+    match &replies[0] {
+        FromWorker::PageImage { png, width_px, page_size, .. } => {
+            assert!(png.starts_with(b"\x89PNG"));
+            assert_eq!(*width_px, (page_size.0 * 1.5) as u32);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[wasm_bindgen_test]
