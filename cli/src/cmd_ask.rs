@@ -15,11 +15,9 @@ use clair_core::retrieve::{ApiEmbedder, Corpus, LocalSearch, OfflineEmbedder, Se
 
 const USAGE: &str = "usage: clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]";
 
-fn settings(a: &Args) -> Result<Settings, String> {
-    let mut s = match a.value("--config") {
-        Some(p) => Settings::from_toml(&std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?)?,
-        None => Settings::paper(),
-    };
+/// The model endpoint from the environment (OPENAI_BASE_URL, CLAIR_*_MODEL; blank values ignored).
+/// Flags are applied after this by each command, so they override.
+pub fn endpoint_from_env(s: &mut Settings) {
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     if let Some(u) = env("OPENAI_BASE_URL") {
         s.models.base_url = u;
@@ -33,6 +31,14 @@ fn settings(a: &Args) -> Result<Settings, String> {
     if let Some(m) = env("CLAIR_EMBEDDING_MODEL") {
         s.models.embedding_model = m;
     }
+}
+
+fn settings(a: &Args) -> Result<Settings, String> {
+    let mut s = match a.value("--config") {
+        Some(p) => Settings::from_toml(&std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?)?,
+        None => Settings::paper(),
+    };
+    endpoint_from_env(&mut s);
     if let Some(u) = a.value("--base-url") {
         s.models.base_url = u.into();
     }

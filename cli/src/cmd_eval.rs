@@ -74,16 +74,7 @@ fn parse(raw: &[String]) -> Result<Opts, String> {
 
 /// Model endpoint from the environment, then flags (as `clair ask`).
 fn with_endpoint(mut s: Settings, o: &Opts) -> Result<Settings, String> {
-    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
-    if let Some(u) = env("OPENAI_BASE_URL") {
-        s.models.base_url = u;
-    }
-    if let Some(m) = env("CLAIR_CHAT_MODEL") {
-        s.models.chat_model = m;
-    }
-    if let Some(m) = env("CLAIR_VISION_MODEL") {
-        s.models.vision_model = m;
-    }
+    crate::cmd_ask::endpoint_from_env(&mut s);
     if let Some(u) = &o.base_url {
         s.models.base_url = u.clone();
     }

@@ -19,12 +19,7 @@ fn settings(a: &Args) -> Result<Settings, String> {
         Some(p) => Settings::from_toml(&std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"))?)?,
         None => Settings::paper(),
     };
-    if let Ok(u) = std::env::var("OPENAI_BASE_URL") {
-        s.models.base_url = u;
-    }
-    if let Ok(m) = std::env::var("CLAIR_EMBEDDING_MODEL") {
-        s.models.embedding_model = m;
-    }
+    crate::cmd_ask::endpoint_from_env(&mut s);
     if let Some(u) = a.value("--base-url") {
         s.models.base_url = u.into();
     }

@@ -216,21 +216,8 @@ pub fn run_id(question: &str, settings: &Settings) -> String {
     format!("run-{h:016x}")
 }
 
-fn xml_escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' && c != '\r' => {}
-            c => o.push(c),
-        }
-    }
-    o
-}
+/// XML text and attribute escaping (control characters dropped): the same rule as the HTML views.
+use crate::view::escape as xml_escape;
 
 /// The ledger as GraphML (nodes with type, claim, label, source, page; edges with relation, score).
 pub fn to_graphml(run: &RunExport) -> String {
