@@ -220,6 +220,11 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   assert.equal(run.claims.length, nClaims);
   const csv = await save('#export-csv');
   assert.equal(csv.text.trim().split('\n').length, nClaims + 1, 'CSV: header + one row per claim');
+  const graphml = await save('#export-graphml');
+  assert.match(graphml.text, /^<\?xml/);
+  assert.equal((graphml.text.match(/<node id=/g) || []).length, run.ledger.nodes.length, 'GraphML: every ledger node');
+  assert.equal((graphml.text.match(/<edge id=/g) || []).length, run.ledger.edges.length, 'GraphML: every ledger edge');
+  assert.ok(!graphml.text.includes(KEY));
   const html = await save('#export-html');
   assert.match(html.text, /^<!DOCTYPE html>/);
   assert.ok(!/<script/i.test(html.text) && !/<link/i.test(html.text), 'the report is self-contained and inert');
