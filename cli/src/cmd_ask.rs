@@ -1,19 +1,19 @@
-//! `clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]`
+//! `clair ask CORPUS QUESTION [--json] [--calls] [--config SETTINGS.toml] [--base-url URL] [--model NAME]`
 //!
 //! Runs the CLAIR-Fin pipeline natively against any OpenAI-compatible endpoint over a corpus written
 //! by `clair ingest`. With `--json` prints the run export (`clair-fin/run@1`); otherwise the answer
-//! text, with progress on stderr. Environment: OPENAI_BASE_URL (default https://api.openai.com/v1),
+//! text, with progress on stderr (`--calls` adds every model call as it starts and finishes). Environment: OPENAI_BASE_URL (default https://api.openai.com/v1),
 //! OPENAI_API_KEY, CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.
 
 use crate::args::Args;
 use crate::http::NativeTransport;
 use clair_core::config::{Modality, RetrievalSettings, Settings};
 use clair_core::corpus::Hit;
-use clair_core::llm::{LlmClient, Transport};
+use clair_core::llm::{CallEvent, LlmClient, Transport};
 use clair_core::pipeline::{self, ClaimPhase, ProgressEvent};
 use clair_core::retrieve::{ApiEmbedder, Corpus, LocalSearch, OfflineEmbedder, Search};
 
-const USAGE: &str = "usage: clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]";
+const USAGE: &str = "usage: clair ask CORPUS QUESTION [--json] [--calls] [--config SETTINGS.toml] [--base-url URL] [--model NAME]";
 
 /// The model endpoint from the environment (OPENAI_BASE_URL, CLAIR_*_MODEL; blank values ignored).
 /// Flags are applied after this by each command, so they override.
@@ -101,6 +101,20 @@ fn render(e: &ProgressEvent) -> Option<String> {
     })
 }
 
+fn render_call(e: &CallEvent) -> String {
+    match e {
+        CallEvent::Started { role, claim_id, model } => format!("    → {} {role} ({model})", claim_id.as_deref().unwrap_or("run")),
+        CallEvent::Finished { record: r } => format!(
+            "    ← {} {} {:.0} ms, {} attempt(s){}",
+            r.claim_id.as_deref().unwrap_or("run"),
+            r.role,
+            r.latency_ms,
+            r.attempts,
+            r.failure.as_deref().map(|f| format!(" — failed: {f}")).unwrap_or_default()
+        ),
+    }
+}
+
 pub fn ask(raw: &[String]) -> Result<(), String> {
     let a = Args::parse(raw)?;
     let [path, question] = &a.positional[..] else {
@@ -112,11 +126,17 @@ pub fn ask(raw: &[String]) -> Result<(), String> {
     let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
     let t = NativeTransport::new(&s.models.base_url, key);
     let client = LlmClient::new(&t, &s);
+    // Calls as they leave and return (`--calls`): with claims running concurrently this shows
+    // what is in flight.
+    if a.has("--calls") {
+        client.observe(|e| eprintln!("{}", render_call(e)));
+    }
     let mut on_progress = |e: ProgressEvent| {
         if let Some(line) = render(&e) {
             eprintln!("{line}");
         }
     };
+    let wall = std::time::Instant::now();
     let run = if corpus.embedder.starts_with("api:") {
         let search = ApiSearch { corpus: &corpus, embedder: ApiEmbedder::new(&client, corpus.dims), settings: &s.retrieval };
         futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
@@ -125,6 +145,16 @@ pub fn ask(raw: &[String]) -> Result<(), String> {
         let search = LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval };
         futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
     };
+    // Wall time against the summed call latencies: with claims running concurrently the wall time
+    // approaches the critical path (issue 5, runtime bar).
+    let summed: f64 = run.calls.iter().map(|c| c.latency_ms).sum();
+    eprintln!(
+        "wall {:.2} s; model calls {:.2} s summed over {} call(s); claim concurrency {}",
+        wall.elapsed().as_secs_f64(),
+        summed / 1000.0,
+        run.calls.len(),
+        s.pipeline.claim_concurrency
+    );
     if json {
         println!("{}", run.to_json());
     } else {

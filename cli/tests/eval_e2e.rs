@@ -6,54 +6,16 @@
 //! 3. run it again: nothing is re-run — the mock sees no new chat call — and the report is rewritten.
 //!
 //! Needs `clair-mock-server` built (`cargo build -p clair-mock-server`, or `--release`) and the
-//! shared corpus at ../../shared/corpus; the test says so and returns when either is missing.
+//! shared corpus at ../../shared/corpus; the test fails with the command to run when either is missing.
 
+mod common;
+
+use common::{clair, scratch, start_mock, Mock, DOC, PDFS, QUESTIONS};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-
-const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/financebench/questions.jsonl");
-const PDFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/financebench/pdfs");
-/// A short 8-K with three questions: one small corpus to build.
-const DOC: &str = "JOHNSON_JOHNSON_2023_8K_dated-2023-08-30";
-
-/// The mock server process; killed (by its own handle) when the test ends, pass or fail.
-struct Mock {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Mock {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn mock_binary() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("CLAIR_MOCK_SERVER") {
-        return Some(PathBuf::from(p));
-    }
-    let clair = PathBuf::from(env!("CARGO_BIN_EXE_clair"));
-    let dir = clair.parent()?;
-    let candidates = [dir.join("clair-mock-server"), dir.join("../release/clair-mock-server"), dir.join("../debug/clair-mock-server")];
-    candidates.into_iter().find(|p| p.is_file())
-}
-
-fn start_mock(bin: &Path) -> Mock {
-    let mut child = Command::new(bin).args(["--port", "0"]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start clair-mock-server");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).expect("read the mock's banner");
-    // "mock listening on http://127.0.0.1:PORT"
-    let url = line.trim().rsplit(' ').next().unwrap().to_string();
-    assert!(url.starts_with("http://"), "unexpected banner {line:?}");
-    Mock { child, url }
-}
+use std::path::Path;
 
 fn chat_calls(mock: &Mock) -> usize {
-    let body = ureq::get(&format!("{}/__admin/requests?path=chat", mock.url)).call().expect("admin requests").into_string().unwrap();
-    serde_json::from_str::<Value>(&body).unwrap().as_array().map(|a| a.len()).unwrap_or(0)
+    mock.requests("chat").len()
 }
 
 fn run_eval(mock: &Mock, dataset: &Path, out: &Path, extra: &[&str]) -> String {
@@ -62,13 +24,7 @@ fn run_eval(mock: &Mock, dataset: &Path, out: &Path, extra: &[&str]) -> String {
     args.push(format!("{}/v1", mock.url));
     args.extend(["--model", "gpt-4o-mini", "--pdfs", PDFS].iter().map(|s| s.to_string()));
     args.extend(extra.iter().map(|s| s.to_string()));
-    let o = Command::new(env!("CARGO_BIN_EXE_clair"))
-        .args(&args)
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("OPENAI_BASE_URL")
-        .env_remove("CLAIR_CHAT_MODEL")
-        .output()
-        .expect("run clair eval");
+    let o = clair(&args);
     let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "clair eval failed\nstdout:\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&o.stderr));
     stdout
@@ -80,23 +36,14 @@ fn lines(p: &Path) -> usize {
 
 #[test]
 fn eval_writes_every_table_and_plot_and_resumes_without_new_model_calls() {
-    let Some(bin) = mock_binary() else {
-        eprintln!("SKIP: clair-mock-server not built (cargo build -p clair-mock-server)");
-        return;
-    };
-    let Ok(all) = std::fs::read_to_string(QUESTIONS) else {
-        eprintln!("SKIP: {QUESTIONS} not found");
-        return;
-    };
-    let tmp = std::env::temp_dir().join(format!("clair-eval-e2e-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).unwrap();
+    let all = std::fs::read_to_string(QUESTIONS).unwrap_or_else(|e| panic!("{QUESTIONS}: {e} (the shared corpus is needed)"));
+    let tmp = scratch("eval-e2e");
     let picked: Vec<&str> = all.lines().filter(|l| l.contains(&format!("\"doc_name\": \"{DOC}\""))).take(3).collect();
     assert_eq!(picked.len(), 3, "three {DOC} questions in the dev set");
     let dataset = tmp.join("dev3.jsonl");
     std::fs::write(&dataset, picked.join("\n")).unwrap();
     let out = tmp.join("out");
-    let mock = start_mock(&bin);
+    let mock = start_mock(&[]);
 
     // 1. Interrupted after two questions.
     run_eval(&mock, &dataset, &out, &["--limit", "2"]);

@@ -57,17 +57,47 @@ enum Attempt {
     Fatal(String),
 }
 
+/// A model call starting or ending, for shells that show calls live (issue 5 item 6: the progress
+/// stream includes call started/finished). Phase events come from the pipeline; call events from the
+/// client, because only the client knows when a request leaves and returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "call", rename_all = "snake_case")]
+pub enum CallEvent {
+    Started { role: String, claim_id: Option<String>, model: String },
+    /// The finished call's record (failure set when the conservative default was used).
+    Finished { record: CallRecord },
+}
+
+type CallObserver<'a> = Box<dyn FnMut(&CallEvent) + 'a>;
+
 pub struct LlmClient<'a, T: Transport> {
     transport: &'a T,
     settings: &'a Settings,
     records: RefCell<Vec<CallRecord>>,
     calls: Cell<u32>,
     fatal: RefCell<Option<String>>,
+    observer: RefCell<Option<CallObserver<'a>>>,
 }
 
 impl<'a, T: Transport> LlmClient<'a, T> {
     pub fn new(transport: &'a T, settings: &'a Settings) -> Self {
-        LlmClient { transport, settings, records: RefCell::new(vec![]), calls: Cell::new(0), fatal: RefCell::new(None) }
+        LlmClient { transport, settings, records: RefCell::new(vec![]), calls: Cell::new(0), fatal: RefCell::new(None), observer: RefCell::new(None) }
+    }
+
+    /// Call `f` whenever a model call starts or finishes (the shells render these live).
+    pub fn observe(&self, f: impl FnMut(&CallEvent) + 'a) {
+        *self.observer.borrow_mut() = Some(Box::new(f));
+    }
+
+    fn notify(&self, e: CallEvent) {
+        if let Some(f) = self.observer.borrow_mut().as_mut() {
+            f(&e);
+        }
+    }
+
+    fn finish(&self, record: CallRecord) {
+        self.records.borrow_mut().push(record.clone());
+        self.notify(CallEvent::Finished { record });
     }
 
     pub fn transport(&self) -> &T {
@@ -121,7 +151,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
         };
         let fail = |mut record: CallRecord, reason: String| -> Outcome<O> {
             record.failure = Some(reason.clone());
-            self.records.borrow_mut().push(record);
+            self.finish(record);
             Outcome { value: O::conservative_default(), failure: Some(reason) }
         };
         if let Some(f) = self.fatal_error() {
@@ -134,6 +164,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
             return fail(record, format!("call budget of {} model calls per question exhausted", s.pipeline.max_llm_calls));
         }
         self.calls.set(self.calls.get() + 1);
+        self.notify(CallEvent::Started { role: record.role.clone(), claim_id: record.claim_id.clone(), model: record.model.clone() });
 
         let budget = budget_for(s, role);
         let body = wire::chat_body(&ChatRequest {
@@ -158,7 +189,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                     match parse_output::<O>(&content) {
                         Ok(v) => {
                             record.latency_ms = self.transport.now_ms() - started;
-                            self.records.borrow_mut().push(record);
+                            self.finish(record);
                             return Outcome { value: v, failure: None };
                         }
                         Err(e) => {
@@ -222,7 +253,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
 
     async fn attempt(&self, body: &str, timeout_ms: u64) -> Attempt {
         match self.transport.post_json("/chat/completions", body.to_string(), timeout_ms).await {
-            Err(TransportError::Timeout) => Attempt::Transient(format!("the model did not answer within {} s", timeout_ms / 1000), None),
+            Err(TransportError::Timeout) => Attempt::Transient(format!("the model did not answer within {} (pipeline.request_timeout_ms)", human_ms(timeout_ms)), None),
             Err(TransportError::Cancelled) => Attempt::Fatal("cancelled by the user".into()),
             Err(TransportError::Network(e)) => Attempt::Unreachable(format!("could not reach {}: {e}", self.settings.models.base_url)),
             Ok(reply) => classify(reply, &self.settings.models.base_url),
@@ -253,7 +284,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                         } else {
                             usage
                         };
-                        self.records.borrow_mut().push(CallRecord {
+                        self.finish(CallRecord {
                             role: "embeddings".into(),
                             claim_id: None,
                             model: s.models.embedding_model.clone(),
@@ -470,6 +501,37 @@ mod tests {
     }
 
     #[test]
+    fn observers_see_every_call_start_and_finish_with_its_record() {
+        let s = Settings::paper();
+        let t = Canned::new(vec![status(429, Some(0.5)), ok(ENTAILS), status(500, None), status(500, None), status(500, None), status(500, None)]);
+        let seen = RefCell::new(vec![]);
+        let c = LlmClient::new(&t, &s);
+        c.observe(|e| seen.borrow_mut().push(e.clone()));
+        let _: Outcome<EntailmentOut> = block_on(c.call(Some("claim-1"), "sys", "x"));
+        let _: Outcome<EntailmentOut> = block_on(c.call(Some("claim-2"), "sys", "x"));
+        let seen = seen.borrow();
+        assert_eq!(seen.len(), 4, "{seen:?}");
+        assert!(matches!(&seen[0], CallEvent::Started { role, claim_id: Some(id), .. } if role == "entailment" && id == "claim-1"));
+        match &seen[1] {
+            CallEvent::Finished { record } => assert_eq!((record.attempts, record.failure.is_none()), (2, true)),
+            e => panic!("expected the first call to finish, got {e:?}"),
+        }
+        assert!(matches!(&seen[2], CallEvent::Started { claim_id: Some(id), .. } if id == "claim-2"));
+        match &seen[3] {
+            CallEvent::Finished { record } => assert!(record.failure.as_deref().unwrap_or("").contains("HTTP 500")),
+            e => panic!("expected the second call to finish failed, got {e:?}"),
+        }
+        assert_eq!(c.records().len(), 2);
+    }
+
+    #[test]
+    fn timeouts_name_the_setting_in_units_a_user_reads() {
+        assert_eq!(human_ms(400), "400 ms");
+        assert_eq!(human_ms(60_000), "60 s");
+        assert_eq!(human_ms(2_500), "2.5 s");
+    }
+
+    #[test]
     fn call_budget_is_enforced() {
         let mut s = Settings::paper();
         s.pipeline.max_llm_calls = 1;
@@ -478,5 +540,16 @@ mod tests {
         let _: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
         let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
         assert!(o.failure.unwrap().contains("budget"));
+    }
+}
+
+/// `400 ms`, `2.5 s`, `60 s`: a timeout a user can recognise in their settings.
+fn human_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
     }
 }

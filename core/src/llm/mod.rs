@@ -10,7 +10,7 @@ pub mod client;
 pub mod roles;
 pub mod wire;
 
-pub use client::{CallRecord, LlmClient, Outcome};
+pub use client::{CallEvent, CallRecord, LlmClient, Outcome};
 pub use roles::{Role, RoleOutput};
 
 /// What came back from one HTTP exchange.

@@ -690,22 +690,37 @@ fn cancellation_stops_the_run_with_an_error() {
     assert!(log.iter().all(|(role, _)| matches!(role.as_str(), "planner" | "narrative_evidence" | "tabular_evidence" | "visual_evidence")), "{log:?}");
 }
 
+/// CPU time this thread has used, in ms (what the pipeline itself costs, whatever else the machine runs).
+#[cfg(unix)]
+fn thread_cpu_ms() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec into the valid pointer it is given.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    t.tv_sec as f64 * 1000.0 + t.tv_nsec as f64 / 1e6
+}
+
+#[cfg(unix)]
 #[test]
 fn native_overhead_per_question_is_small() {
     // Instant model answers: what remains is the pipeline's own work (ledger, routing, checks,
-    // export). Debug builds are slower; the bar here is generous and the release figure is reported.
+    // export). Issue 5's bar is < 20 ms per question; it holds even in a debug build (≈ 5 ms of CPU
+    // here). Thread CPU time, not wall time: the test suite runs beside other tests and builds.
     let script = Script::new().on("planner", three_claims);
     let s = settings();
-    let started = std::time::Instant::now();
-    let n = 20;
-    for _ in 0..n {
-        let client = LlmClient::new(&script, &s);
-        let r = block_on(run("What were 3M's net sales?", &s, &client, &corpus(), &mut |_| {})).unwrap();
-        assert_eq!(r.claims.len(), 3);
-    }
-    let per = started.elapsed().as_secs_f64() * 1000.0 / n as f64;
-    eprintln!("non-model overhead: {per:.2} ms per 3-claim question");
-    assert!(per < 200.0, "{per} ms");
+    let mut per_run: Vec<f64> = (0..20)
+        .map(|_| {
+            let started = thread_cpu_ms();
+            let client = LlmClient::new(&script, &s);
+            let r = block_on(run("What were 3M's net sales?", &s, &client, &corpus(), &mut |_| {})).unwrap();
+            assert_eq!(r.claims.len(), 3);
+            thread_cpu_ms() - started
+        })
+        .collect();
+    per_run.sort_by(f64::total_cmp);
+    let median = per_run[per_run.len() / 2];
+    eprintln!("non-model overhead: median {median:.2} ms CPU per 3-claim question (max {:.2} ms)", per_run[per_run.len() - 1]);
+    assert!(median < 20.0, "{median} ms");
 }
 
 #[test]
