@@ -5,6 +5,7 @@ mod claims;
 mod graph;
 mod platform;
 mod progress;
+mod settings;
 mod store;
 mod ui;
 mod viewer;

@@ -11,6 +11,7 @@ use clair_core::retrieve::Search;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 pub struct BrowserTransport {
@@ -96,5 +97,28 @@ impl Search for WorkerSearch {
             FromWorker::Failed { error, .. } => Err(error),
             other => Err(format!("unexpected worker reply: {other:?}")),
         }
+    }
+}
+
+/// Save a string as a file via a temporary object URL.
+pub fn download(name: &str, content: &str, mime: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = doc.create_element("a") {
+        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    // Revoke later: revoking at once can cancel the download before the browser has read the blob.
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
     }
 }

@@ -1,24 +1,14 @@
-//! Browser storage for connection settings. The API key is kept in `sessionStorage` (gone when the
-//! tab closes) unless the user opts in to "remember on this device" (`localStorage`). Nothing else
-//! ever sees the key.
+//! Browser storage for the settings and the key. Settings (every pipeline setting, never the key)
+//! live in `localStorage` as the same TOML the dialog exports. The API key is kept in
+//! `sessionStorage` (gone when the tab closes) unless the user opts in to "remember on this device"
+//! (`localStorage`). Nothing else ever sees the key.
 
-use serde::{Deserialize, Serialize};
+use clair_core::config::Settings;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Connection {
-    pub base_url: String,
-    pub chat_model: String,
-    pub remember_key: bool,
-}
-
-impl Default for Connection {
-    fn default() -> Self {
-        let m = clair_core::config::ModelSettings::default();
-        Connection { base_url: m.base_url, chat_model: m.chat_model, remember_key: false }
-    }
-}
-
-const CONN: &str = "clair.connection";
+const SETTINGS: &str = "clair.settings";
+/// Written by earlier versions (base URL and chat model only); read once to migrate.
+const LEGACY_CONN: &str = "clair.connection";
+const REMEMBER: &str = "clair.remember_key";
 const KEY: &str = "clair.api_key";
 
 fn local() -> Option<web_sys::Storage> {
@@ -28,17 +18,36 @@ fn session() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
-pub fn load_connection() -> Connection {
-    local()
-        .and_then(|s| s.get_item(CONN).ok()?)
-        .and_then(|j| serde_json::from_str(&j).ok())
-        .unwrap_or_default()
+/// The saved settings, or the paper's with a notice when what was saved no longer reads.
+pub fn load_settings() -> (Settings, Option<String>) {
+    let Some(ls) = local() else { return (Settings::paper(), None) };
+    if let Some(toml) = ls.get_item(SETTINGS).ok().flatten() {
+        return match Settings::from_toml(&toml) {
+            Ok(s) => (s, None),
+            Err(e) => (Settings::paper(), Some(format!("Saved settings could not be read and were reset to the paper's defaults ({e})."))),
+        };
+    }
+    let mut s = Settings::paper();
+    if let Some(v) = ls.get_item(LEGACY_CONN).ok().flatten().and_then(|j| serde_json::from_str::<serde_json::Value>(&j).ok()) {
+        if let Some(u) = v.get("base_url").and_then(|x| x.as_str()) {
+            s.models.base_url = u.to_string();
+        }
+        if let Some(m) = v.get("chat_model").and_then(|x| x.as_str()) {
+            s.models.chat_model = m.to_string();
+        }
+    }
+    (s, None)
 }
 
-pub fn save_connection(c: &Connection) {
-    if let (Some(s), Ok(j)) = (local(), serde_json::to_string(c)) {
-        let _ = s.set_item(CONN, &j);
+pub fn save_settings(s: &Settings) {
+    if let Some(ls) = local() {
+        let _ = ls.set_item(SETTINGS, &s.to_toml());
+        let _ = ls.remove_item(LEGACY_CONN);
     }
+}
+
+pub fn load_remember() -> bool {
+    local().and_then(|s| s.get_item(REMEMBER).ok()?).is_some_and(|v| v == "1")
 }
 
 pub fn load_key() -> String {
@@ -55,8 +64,10 @@ pub fn save_key(key: &str, remember: bool) {
     if let Some(l) = local() {
         if remember {
             let _ = l.set_item(KEY, key);
+            let _ = l.set_item(REMEMBER, "1");
         } else {
             let _ = l.remove_item(KEY);
+            let _ = l.remove_item(REMEMBER);
         }
     }
 }

@@ -2,15 +2,16 @@
 //! with its claims, the claim panel, the page viewer and the ledger graph, plus export and import of
 //! whole runs. Logic stays in core; this file wires signals to it.
 
-use crate::platform::{now_ms, BrowserTransport, WorkerSearch};
+use crate::platform::{download, now_ms, BrowserTransport, WorkerSearch};
+use crate::settings::SettingsDialog;
 use crate::store;
 use crate::worker;
 use crate::claims::ClaimPanel;
 use crate::graph::LedgerGraph;
 use crate::viewer::{PageViewer, Target, Viewer};
-use clair_core::config::Settings;
+use clair_core::view::settings_form;
 use clair_core::export::RunExport;
-use clair_core::llm::LlmClient;
+use clair_core::llm::{CallEvent, LlmClient};
 use clair_core::protocol::{FromWorker, SourceInfo, ToWorker};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -41,19 +42,38 @@ thread_local! {
 #[component]
 pub fn App() -> impl IntoView {
     let docs: RwSignal<Vec<DocEntry>> = RwSignal::new(vec![]);
-    let conn = RwSignal::new(store::load_connection());
+    let (saved, settings_notice) = store::load_settings();
+    let settings = RwSignal::new(saved);
+    let remember = RwSignal::new(store::load_remember());
     let api_key = RwSignal::new(store::load_key());
     let question = RwSignal::new(String::new());
     let running = RwSignal::new(false);
     let progress: RwSignal<Vec<String>> = RwSignal::new(vec![]);
     let run: RwSignal<Option<RunExport>> = RwSignal::new(None);
-    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let error: RwSignal<Option<String>> = RwSignal::new(settings_notice);
+    // Model calls in flight (claim, role), from the client's call events.
+    let in_flight: RwSignal<Vec<(String, String)>> = RwSignal::new(vec![]);
     let viewer = Viewer::new();
     let selected: RwSignal<Option<String>> = RwSignal::new(None);
     let imported: RwSignal<Option<String>> = RwSignal::new(None);
     let dragging = RwSignal::new(false);
-    // The connection settings start open until a key is known (a fresh device).
-    let settings_open = RwSignal::new(api_key.get_untracked().is_empty());
+    // Closed at start: importing a run or adding PDFs needs no key; asking without one opens it.
+    let settings_open = RwSignal::new(false);
+    // The page's CSP names one API origin (index.html); closing the dialog with another base URL
+    // reloads the page so the new origin is the one allowed (issue 6 item 8).
+    Effect::new(move |was_open: Option<bool>| {
+        let open = settings_open.get();
+        if was_open == Some(true) && !open {
+            let wanted = origin_of(&settings.get_untracked().models.base_url);
+            if wanted.is_some() && wanted != csp_origin() {
+                store::save_key(&api_key.get_untracked(), remember.get_untracked());
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().reload();
+                }
+            }
+        }
+        open
+    });
     let export_open = RwSignal::new(false);
 
     // Progress messages from the worker update the matching document row.
@@ -97,7 +117,7 @@ pub fn App() -> impl IntoView {
                     }
                 };
                 let bytes = js_sys::Uint8Array::new(&buf);
-                let msg = ToWorker::Ingest { id, name: name.clone(), settings: Settings::paper().ingest };
+                let msg = ToWorker::Ingest { id, name: name.clone(), settings: settings.get_untracked().ingest };
                 match worker::request(msg, Some(bytes)).await {
                     FromWorker::Ingested { info, .. } => set(DocStatus::Ready(info)),
                     FromWorker::Failed { error, .. } => set(DocStatus::Failed(error)),
@@ -139,10 +159,14 @@ pub fn App() -> impl IntoView {
             error.set(Some("Add a PDF first: drop it on the page or use “Add PDFs”.".into()));
             return;
         }
-        let c = conn.get_untracked();
+        let settings = settings.get_untracked();
         let key = api_key.get_untracked();
-        store::save_connection(&c);
-        store::save_key(&key, c.remember_key);
+        if key.trim().is_empty() && settings.models.base_url.contains("api.openai.com") {
+            error.set(Some("Add your API key in Settings first (a local server such as Ollama or LM Studio needs only its base URL).".into()));
+            settings_open.set(true);
+            return;
+        }
+        store::save_key(&key, remember.get_untracked());
         error.set(None);
         run.set(None);
         selected.set(None);
@@ -151,12 +175,19 @@ pub fn App() -> impl IntoView {
         running.set(true);
         let cancel = CANCEL.with(|c| c.clone());
         cancel.set(false);
+        in_flight.set(vec![]);
         spawn_local(async move {
-            let mut settings = Settings::paper();
-            settings.models.base_url = c.base_url.trim().to_string();
-            settings.models.chat_model = c.chat_model.trim().to_string();
-            let transport = BrowserTransport { base_url: settings.models.base_url.clone(), api_key: key, cancel };
+            let transport = BrowserTransport { base_url: settings.models.base_url.trim().to_string(), api_key: key, cancel };
             let client = LlmClient::new(&transport, &settings);
+            client.observe(move |e| in_flight.update(|v| match e {
+                CallEvent::Started { role, claim_id, .. } => v.push((claim_id.clone().unwrap_or_else(|| "run".into()), role.clone())),
+                CallEvent::Finished { record } => {
+                    let key = (record.claim_id.clone().unwrap_or_else(|| "run".into()), record.role.clone());
+                    if let Some(k) = v.iter().position(|x| *x == key) {
+                        v.remove(k);
+                    }
+                }
+            }));
             let search = WorkerSearch { settings: settings.retrieval.clone() };
             let mut on_progress = |ev: clair_core::pipeline::ProgressEvent| {
                 progress.update(|p| p.push(crate::progress::describe(&ev)));
@@ -172,6 +203,7 @@ pub fn App() -> impl IntoView {
                 Err(e) => error.set(Some(e)),
             }
             running.set(false);
+            in_flight.set(vec![]);
         });
     };
 
@@ -235,8 +267,9 @@ pub fn App() -> impl IntoView {
                 <p class="tagline">"Answers about financial reports, every claim checked against the document — or an honest abstention."</p>
             </div>
             <nav class="toolbar" aria-label="Run">
-                <button id="settings" class="button" aria-expanded=move || settings_open.get().to_string() aria-controls="connection"
-                    on:click=move |_| settings_open.update(|o| *o = !*o)>"Settings"</button>
+                <button id="settings" class="button" aria-haspopup="dialog" aria-expanded=move || settings_open.get().to_string() aria-controls="settings-dialog"
+                    title=move || settings_form::changes(&settings.get()).join("\n")
+                    on:click=move |_| settings_open.set(true)>"Settings"</button>
                 <button id="import" class="button" on:click=move |_| pick_import()>"Import"</button>
                 <input id="import-file" type="file" accept="application/json,.json" hidden aria-label="Import a run (JSON)" on:change=on_import />
                 <div class="menu">
@@ -300,26 +333,6 @@ pub fn App() -> impl IntoView {
                     }).collect_view()}
                 </ul>
 
-                <div id="connection" class="connection" hidden=move || !settings_open.get()>
-                    <h3>"Model connection"</h3>
-                    <label>"Base URL (any OpenAI-compatible API)"
-                        <input id="base-url" type="url" prop:value=move || conn.get().base_url
-                            on:input=move |ev| conn.update(|c| c.base_url = event_target_value(&ev)) />
-                    </label>
-                    <label>"API key"
-                        <input id="api-key" type="password" autocomplete="off" prop:value=move || api_key.get()
-                            on:input=move |ev| api_key.set(event_target_value(&ev)) />
-                    </label>
-                    <label>"Chat model"
-                        <input id="chat-model" type="text" prop:value=move || conn.get().chat_model
-                            on:input=move |ev| conn.update(|c| c.chat_model = event_target_value(&ev)) />
-                    </label>
-                    <label class="inline">
-                        <input id="remember-key" type="checkbox" prop:checked=move || conn.get().remember_key
-                            on:change=move |ev| conn.update(|c| c.remember_key = event_target_checked(&ev)) />
-                        "Remember the key on this device (otherwise it is forgotten when the tab closes)"
-                    </label>
-                </div>
             </section>
             </div>
 
@@ -338,7 +351,20 @@ pub fn App() -> impl IntoView {
                     <button id="cancel" class="button" disabled=move || !running.get()
                         on:click=move |_| CANCEL.with(|c| c.set(true))>"Cancel"</button>
                 </div>
+                <p id="connection-summary" class="muted">{move || {
+                    let m = settings.with(|s| s.models.clone());
+                    let key = if api_key.with(|k| k.trim().is_empty()) { "no key" } else { "key set" };
+                    let changed = settings.with(settings_form::changes).len();
+                    let method = if changed == 0 { "paper settings".to_string() } else { format!("{changed} setting(s) changed") };
+                    format!("{} at {} · {key} · {method}", m.chat_model, origin_of(&m.base_url).unwrap_or(m.base_url))
+                }}</p>
                 {move || error.get().map(|e| view! { <div id="error" class="error" role="alert">{e}</div> })}
+                {move || {
+                    let v = in_flight.get();
+                    (!v.is_empty()).then(|| view! {
+                        <p id="in-flight" class="muted" aria-live="polite">{format!("In flight: {}", v.iter().map(|(c, r)| format!("{c} {r}")).collect::<Vec<_>>().join(", "))}</p>
+                    })
+                }}
                 <ol id="progress" class="progress">
                     {move || progress.get().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
                 </ol>
@@ -406,6 +432,7 @@ pub fn App() -> impl IntoView {
         <div class="below">
             <LedgerGraph run=run selected=selected viewer=viewer />
         </div>
+        <SettingsDialog settings=settings api_key=api_key remember=remember open=settings_open />
     }
 }
 
@@ -420,25 +447,13 @@ fn cited_text(run: &RunExport, node_id: &str) -> Option<String> {
     }
 }
 
-/// Save a string as a file via a temporary object URL.
-fn download(name: &str, content: &str, mime: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Ok(a) = doc.create_element("a") {
-        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    // Revoke later: revoking at once can cancel the download before the browser has read the blob.
-    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    });
-    if let Some(w) = web_sys::window() {
-        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
-    }
+/// The origin (`https://api.openai.com`) of a base URL, if it parses.
+fn origin_of(base_url: &str) -> Option<String> {
+    web_sys::Url::new(base_url.trim()).ok().map(|u| u.origin()).filter(|o| o != "null")
+}
+
+/// The API origin the page's Content-Security-Policy was built with (set by index.html).
+fn csp_origin() -> Option<String> {
+    let w = web_sys::window()?;
+    js_sys::Reflect::get(&w, &wasm_bindgen::JsValue::from_str("__clairCspOrigin")).ok()?.as_string()
 }

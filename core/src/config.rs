@@ -301,7 +301,7 @@ pub struct PipelineSettings {
     /// HRI weights (paper §3.8): γ, s, repair, high-severity attacks; attacks saturate at `hri_attack_saturation`.
     pub hri_weights: [f64; 4],
     pub hri_attack_saturation: u32,
-    /// Claims processed concurrently (the reference is strictly sequential: 1; issue 5 asks for 4).
+    /// Claims processed concurrently; they are independent by design (the reference runs them one by one).
     pub claim_concurrency: usize,
     /// Hard cap on model calls per question (the reference declares 40 but never enforces it).
     pub max_llm_calls: u32,

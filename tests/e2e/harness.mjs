@@ -1,5 +1,6 @@
 // Shared pieces of the browser end-to-end tests: a static server for dist/, the project's mock
 // OpenAI-compatible server as a child process, and Debian Chromium driven by playwright-core.
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
@@ -80,12 +81,69 @@ export async function openApp(context, url) {
   return { page, errors };
 }
 
+/**
+ * Fill the connection part of the Settings dialog and close it. When the base URL's origin differs
+ * from the one the page's Content-Security-Policy was built with, closing reloads the page (the CSP
+ * allows exactly one API origin); this waits for that reload.
+ */
 export async function connect(page, base, key) {
+  if (!(await page.isVisible('#settings-dialog'))) await page.click('#settings');
   await page.fill('#base-url', base);
   await page.fill('#api-key', key);
   await page.fill('#chat-model', 'gpt-4o-mini');
+  const reloads = await page.evaluate((b) => new URL(b).origin !== window.__clairCspOrigin, base);
+  if (reloads) {
+    await Promise.all([page.waitForEvent('load'), page.click('#settings-close')]);
+    await page.waitForSelector('#drop-zone');
+  } else {
+    await page.click('#settings-close');
+  }
+  assert.equal(await page.isVisible('#settings-dialog'), false, 'the settings dialog closed');
 }
 
 export function pdf(name) {
   return join(CORPUS, 'financebench/pdfs', name);
+}
+
+/**
+ * A one-page PDF (Helvetica, WinAnsi) whose text lines are exactly `lines` — for inputs the corpus
+ * does not have, such as a PDF carrying markup. Offsets in the xref table are computed, so the file
+ * is valid, not merely tolerated.
+ */
+export function makePdf(lines) {
+  const esc = (t) => t.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
+  const text = lines.map((l, i) => `BT /F1 11 Tf 60 ${740 - i * 18} Td (${esc(l)}) Tj ET`).join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = [];
+  objects.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** What every test file starts: dist/ served, the mock running, a fresh Chromium profile. */
+export async function startAll(mockArgs = []) {
+  const site = await serveDist();
+  const mock = await startMock(mockArgs);
+  const context = await launch();
+  return {
+    site, mock, context,
+    stop: async () => {
+      await context?.close();
+      mock?.stop();
+      await site?.close();
+    },
+  };
 }

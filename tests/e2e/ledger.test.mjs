@@ -5,23 +5,20 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, startMock, launch, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
+import { startAll, launch, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
 
 const KEY = 'sk-test-ledger-0123456789';
 const JNJ = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf';
 const QUESTION = 'What is the amount of the cash proceeds that JnJ realised from the separation of Kenvue?';
-let site, mock, context;
+let site, mock, context, env;
 const timings = {};
 
 before(async () => {
-  site = await serveDist();
-  mock = await startMock(['--require-key', KEY]);
-  context = await launch();
+  env = await startAll(['--require-key', KEY]);
+  ({ site, mock, context } = env);
 });
 after(async () => {
-  await context?.close();
-  mock?.stop();
-  await site?.close();
+  await env?.stop();
   await writeFile(join(ARTIFACTS, 'ledger-timings.json'), JSON.stringify(timings, null, 1));
 });
 
@@ -279,6 +276,76 @@ test('an exported run re-opens in a fresh browser with no key and no PDFs', asyn
     assert.ok((await page.textContent('#viewer #cited')).length > 10, 'the cited text from the ledger is shown instead');
     assert.equal(await page.locator('#error').count(), 0, 'the import error was cleared');
     await page.screenshot({ path: join(ARTIFACTS, 'ledger-imported-1280x800.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
+});
+
+/**
+ * A bigger ledger from the exported one: every claim and its nodes and edges copied `times` times
+ * with new ids, so the graph has the shape of a real run at the size of a long question.
+ */
+function enlarge(run, times) {
+  const out = structuredClone(run);
+  const claims = run.claims.map((c) => c.claim_id);
+  for (let i = 1; i < times; i++) {
+    const suffix = `-r${i}`;
+    const ids = new Set(run.ledger.nodes.filter((n) => claims.includes(n.claim_id)).map((n) => n.node_id));
+    const re = (id) => (ids.has(id) ? id + suffix : id);
+    for (const n of run.ledger.nodes) if (ids.has(n.node_id)) out.ledger.nodes.push({ ...n, node_id: n.node_id + suffix, claim_id: n.claim_id + suffix });
+    for (const e of run.ledger.edges) if (ids.has(e.source) || ids.has(e.target)) out.ledger.edges.push({ ...e, source: re(e.source), target: re(e.target) });
+    for (const c of run.claims) out.claims.push({ ...structuredClone(c), claim_id: c.claim_id + suffix });
+  }
+  return out;
+}
+
+test('the app renders first quickly and a 300-node ledger graph pans at a usable frame rate', async () => {
+  assert.ok(exported, 'the first test exported a run');
+  const fresh = await launch();
+  try {
+    const { page, errors } = await openApp(fresh, site.url);
+    // Time to first render on localhost: the first contentful paint is the app's own (the page's
+    // HTML body is empty until the wasm app mounts).
+    timings.first_contentful_paint_ms = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null);
+    assert.ok(timings.first_contentful_paint_ms !== null && timings.first_contentful_paint_ms < 3000, `first render ${timings.first_contentful_paint_ms} ms`);
+
+    const run = JSON.parse(await readFile(exported, 'utf8'));
+    const times = Math.ceil(300 / run.ledger.nodes.length);
+    const big = enlarge(run, times);
+    timings.pan_graph_nodes = big.ledger.nodes.length;
+    assert.ok(big.ledger.nodes.length >= 300, `${big.ledger.nodes.length} nodes`);
+    await page.setInputFiles('#import-file', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+    const graph = page.getByRole('region', { name: 'Ledger graph' });
+    await graph.locator('g.node').first().waitFor();
+    assert.ok(await graph.locator('g.node').count() >= 300, 'every ledger node is drawn');
+    await graph.locator('.graph-frame').scrollIntoViewIfNeeded();
+    const frame = await graph.locator('.graph-frame').boundingBox();
+
+    // Record every animation frame while dragging across the graph for 60 pointer moves.
+    await page.evaluate(() => {
+      window.__frames = [];
+      let last = performance.now();
+      const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__recording) requestAnimationFrame(tick); };
+      window.__recording = true;
+      requestAnimationFrame(tick);
+    });
+    const t1 = await graph.locator('svg > g').getAttribute('transform');
+    await page.mouse.move(frame.x + 30, frame.y + 30);
+    await page.mouse.down();
+    for (let i = 1; i <= 60; i++) await page.mouse.move(frame.x + 30 + i * 4, frame.y + 30 + i * 2);
+    await page.mouse.up();
+    const frames = await page.evaluate(() => { window.__recording = false; return window.__frames.slice(1); });
+    assert.notEqual(await graph.locator('svg > g').getAttribute('transform'), t1, 'the drag panned the graph');
+    frames.sort((a, b) => a - b);
+    const q = (p) => frames[Math.min(frames.length - 1, Math.floor(p * frames.length))];
+    timings.pan_frames = frames.length;
+    timings.pan_frame_p50_ms = Math.round(q(0.5) * 10) / 10;
+    timings.pan_frame_p95_ms = Math.round(q(0.95) * 10) / 10;
+    // 30 frames per second or better at the median; no frame over a quarter second.
+    assert.ok(q(0.5) <= 34, `median frame ${q(0.5)} ms while panning ${big.ledger.nodes.length} nodes`);
+    assert.ok(frames[frames.length - 1] < 250, `longest frame ${frames[frames.length - 1]} ms`);
+    await page.screenshot({ path: join(ARTIFACTS, 'ledger-300-nodes.png') });
     assert.deepEqual(errors, []);
   } finally {
     await fresh.close();

@@ -4,22 +4,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, startMock, launch, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
 
 const KEY = 'sk-test-e2e-0123456789';
 const JNJ = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf';
-let site, mock, context;
+let site, mock, context, env;
 
 before(async () => {
-  site = await serveDist();
-  mock = await startMock(['--require-key', KEY]);
-  context = await launch();
+  env = await startAll(['--require-key', KEY]);
+  ({ site, mock, context } = env);
 });
-after(async () => {
-  await context?.close();
-  mock?.stop();
-  await site?.close();
-});
+after(async () => { await env?.stop(); });
 
 test('dropped 8-K is indexed and a question gets an answer citing its page', async () => {
   const { page, errors } = await openApp(context, site.url);
@@ -89,16 +84,20 @@ test('a file that is not a PDF shows an error on its row and the app keeps worki
 
 test('a wrong key and an unreachable server each give an actionable message', async () => {
   const { page } = await openApp(context, site.url);
-  await page.setInputFiles('#file-input', pdf('AMCOR_2022_8K_dated-2022-07-01.pdf'));
-  await page.waitForSelector('.doc .status.ready', { timeout: 60000 });
-  await page.fill('#question', 'What was the key agenda of the 8-K filing?');
-
+  const ready = async () => {
+    await page.setInputFiles('#file-input', pdf('AMCOR_2022_8K_dated-2022-07-01.pdf'));
+    await page.waitForSelector('.doc .status.ready', { timeout: 60000 });
+    await page.fill('#question', 'What was the key agenda of the 8-K filing?');
+  };
   await connect(page, mock.base, 'sk-wrong');
+  await ready();
   await page.click('#ask');
   await page.waitForSelector('#error', { timeout: 60000 });
   assert.match(await page.textContent('#error'), /rejected the key.*check the API key/s);
 
+  // A new origin reloads the page (the CSP allows one API origin); the document is added again.
   await connect(page, 'http://127.0.0.1:9/v1', KEY);
+  await ready();
   await page.click('#ask');
   await page.waitForFunction(() => /could not reach/.test(document.querySelector('#error')?.textContent || ''), null, { timeout: 90000 });
   await page.screenshot({ path: join(ARTIFACTS, 'server-down.png') });

@@ -244,6 +244,25 @@ impl<'a, T: Transport> LlmClient<'a, T> {
         fail(record, last_reason)
     }
 
+    /// The Settings dialog's "Test connection": one small structured call (an entailment of a
+    /// sentence by itself) with the configured URL, key and chat model. It proves what a run needs —
+    /// the key is accepted, the model exists and answers in `json_schema` mode — for a few tokens.
+    /// Ok carries a line for the user; Err the same actionable message a run would give.
+    pub async fn test_connection(&self) -> Result<String, String> {
+        let premise = "Revenue was $10 million in 2024.";
+        let user = format!("PREMISE:\n{premise}\n\nHYPOTHESIS:\n{premise}");
+        let started = self.transport.now_ms();
+        let o: Outcome<crate::llm::roles::EntailmentOut> = self.call(None, "Answer with the entailment label as JSON.", &user).await;
+        let ms = self.transport.now_ms() - started;
+        match o.failure {
+            None => Ok(format!(
+                "Connected: {} at {} answered a structured call in {:.0} ms.",
+                self.settings.models.chat_model, self.settings.models.base_url, ms
+            )),
+            Some(reason) => Err(format!("Connection failed: {reason}")),
+        }
+    }
+
     fn account(&self, record: &mut CallRecord, usage: Usage, reported_model: Option<&str>) {
         record.usage.input_tokens += usage.input_tokens;
         record.usage.output_tokens += usage.output_tokens;
@@ -529,6 +548,18 @@ mod tests {
         assert_eq!(human_ms(400), "400 ms");
         assert_eq!(human_ms(60_000), "60 s");
         assert_eq!(human_ms(2_500), "2.5 s");
+    }
+
+    #[test]
+    fn test_connection_reports_success_or_the_actionable_failure() {
+        let s = Settings::paper();
+        let t = Canned::new(vec![ok(ENTAILS)]);
+        let ok_line = block_on(LlmClient::new(&t, &s).test_connection()).unwrap();
+        assert!(ok_line.contains("gpt-4o") && ok_line.contains("api.openai.com"), "{ok_line}");
+        assert!(t.bodies.borrow()[0].contains("json_schema"), "the probe uses structured output like a run");
+        let t = Canned::new(vec![status(401, None)]);
+        let e = block_on(LlmClient::new(&t, &s).test_connection()).unwrap_err();
+        assert!(e.contains("check the API key"), "{e}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! What the app and the offline report show, computed as plain values from a `RunExport`: the
-//! ledger graph's layout (`layout`) and the self-contained HTML report (`report`).
+//! ledger graph's layout (`layout`), the self-contained HTML report (`report`) and the settings
+//! dialog's fields (`settings_form`).
 //!
 //! Invariants: pure functions of the export (same run → same picture, byte for byte); nothing
 //! here knows the DOM; every string from a PDF or a model reaches HTML/SVG only through
@@ -7,6 +8,7 @@
 
 pub mod layout;
 pub mod report;
+pub mod settings_form;
 
 #[cfg(test)]
 pub(crate) mod fixture;
