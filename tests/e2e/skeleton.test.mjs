@@ -102,3 +102,27 @@ test('a wrong key and an unreachable server each give an actionable message', as
   await page.waitForFunction(() => /could not reach/.test(document.querySelector('#error')?.textContent || ''), null, { timeout: 90000 });
   await page.screenshot({ path: join(ARTIFACTS, 'server-down.png') });
 });
+
+test('a server that keeps failing ends in an abstention that shows which calls failed and why', async () => {
+  const { page } = await openApp(context, site.url);
+  await connect(page, mock.base, KEY);
+  await page.setInputFiles('#file-input', pdf(JNJ));
+  await page.waitForSelector(`.doc[data-name="${JNJ}"] .status.ready`, { timeout: 60000 });
+  // Every terminal-audit and custody call fails with HTTP 500, retries included.
+  await mock.admin('/__admin/faults', { mode: '500', role: 'entailment' });
+  try {
+    await page.fill('#question', 'What is the amount of the cash proceeds that JnJ realised from the separation of Kenvue?');
+    await page.click('#ask');
+    await page.waitForSelector('#answer', { timeout: 120000 });
+    assert.match(await page.getAttribute('#answer', 'class'), /abstained/);
+    assert.match(await page.textContent('#answer .badge'), /Abstained/);
+    assert.doesNotMatch(await page.textContent('#answer .answer-text'), /13\.2/, 'no unaudited figure is published');
+    await page.locator('#answer .claim-link').first().click();
+    const calls = page.locator('#claim-details table.calls');
+    await calls.waitFor();
+    assert.match(await calls.textContent(), /the API failed \(HTTP 500\)/, 'the failed calls and their reason are on record');
+    await page.screenshot({ path: join(ARTIFACTS, 'server-failing.png') });
+  } finally {
+    await fetch(`${mock.origin}/__admin/reset`, { method: 'POST' });
+  }
+});
