@@ -2,6 +2,7 @@
 //! the DOM, the key, the worker connection and the fetch-based model transport.
 
 mod claims;
+mod evaluate;
 mod graph;
 mod platform;
 mod progress;

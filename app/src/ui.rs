@@ -4,6 +4,7 @@
 
 use crate::platform::{download, now_ms, BrowserTransport, WorkerSearch};
 use crate::settings::SettingsDialog;
+use crate::evaluate::EvaluatePanel;
 use crate::store;
 use crate::worker;
 use crate::claims::ClaimPanel;
@@ -75,6 +76,9 @@ pub fn App() -> impl IntoView {
         open
     });
     let export_open = RwSignal::new(false);
+    let evaluate_open = RwSignal::new(false);
+    // File names of the documents ready in the library (the Evaluate view matches `doc_name`s).
+    let sources = Signal::derive(move || docs.with(|v| v.iter().filter(|d| matches!(d.status, DocStatus::Ready(_))).map(|d| d.name.clone()).collect::<Vec<_>>()));
 
     // Progress messages from the worker update the matching document row.
     worker::set_progress_sink(move |msg| {
@@ -270,6 +274,8 @@ pub fn App() -> impl IntoView {
                 <button id="settings" class="button" aria-haspopup="dialog" aria-expanded=move || settings_open.get().to_string() aria-controls="settings-dialog"
                     title=move || settings_form::changes(&settings.get()).join("\n")
                     on:click=move |_| settings_open.set(true)>"Settings"</button>
+                <button id="evaluate-toggle" class="button" aria-expanded=move || evaluate_open.get().to_string() aria-controls="evaluate"
+                    on:click=move |_| evaluate_open.update(|o| *o = !*o)>"Evaluate"</button>
                 <button id="import" class="button" on:click=move |_| pick_import()>"Import"</button>
                 <input id="import-file" type="file" accept="application/json,.json" hidden aria-label="Import a run (JSON)" on:change=on_import />
                 <div class="menu">
@@ -421,6 +427,9 @@ pub fn App() -> impl IntoView {
                     }
                 })}
             </section>
+            <div class="evaluate-wrap" hidden=move || !evaluate_open.get()>
+                <EvaluatePanel settings=settings api_key=api_key sources=sources />
+            </div>
             <ClaimPanel run=run selected=selected viewer=viewer />
             </div>
 

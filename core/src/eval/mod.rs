@@ -53,9 +53,50 @@ pub fn named(base: &Settings, name: &str) -> Option<Settings> {
     Some(s)
 }
 
+/// The (question, configuration) pairs still to run, question-major like the CLI, skipping what
+/// `results` already holds — what makes an interrupted evaluation resumable in any shell.
+pub fn pending<'a>(items: &'a [dataset::Item], configs: &'a [String], results: &[outcome::QuestionResult]) -> Vec<(&'a dataset::Item, &'a str)> {
+    let done: std::collections::BTreeSet<(&str, &str)> = results.iter().map(|r| (r.config.as_str(), r.item_id.as_str())).collect();
+    items
+        .iter()
+        .flat_map(|i| configs.iter().map(move |c| (i, c.as_str())))
+        .filter(|(i, c)| !done.contains(&(*c, i.id.as_str())))
+        .collect()
+}
+
+/// A short, stable fingerprint of a dataset file (FNV-1a, 64 bit, hex): the key under which a shell
+/// keeps that dataset's results, so choosing the same file again resumes it.
+pub fn fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in text.as_bytes() {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    format!("{h:016x}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pending_skips_what_was_run_and_keeps_question_order() {
+        let parsed = dataset::parse("{\"question\": \"Q1?\", \"answer\": \"a\"}\n{\"question\": \"Q2?\", \"answer\": \"b\"}");
+        let configs = vec!["full".to_string(), "no_cocv".to_string()];
+        let all = pending(&parsed.items, &configs, &[]);
+        assert_eq!(all.iter().map(|(i, c)| (i.question.as_str(), *c)).collect::<Vec<_>>(), vec![("Q1?", "full"), ("Q1?", "no_cocv"), ("Q2?", "full"), ("Q2?", "no_cocv")]);
+        let done = outcome::QuestionResult::failed("no_cocv", &parsed.items[0], "x".into(), 0.0);
+        let left = pending(&parsed.items, &configs, &[done]);
+        assert_eq!(left.len(), 3);
+        assert!(!left.iter().any(|(i, c)| i.id == parsed.items[0].id && *c == "no_cocv"));
+    }
+
+    #[test]
+    fn fingerprint_is_stable_and_tells_files_apart() {
+        assert_eq!(fingerprint("abc"), fingerprint("abc"));
+        assert_ne!(fingerprint("abc"), fingerprint("abd"));
+        assert_eq!(fingerprint("").len(), 16);
+    }
 
     #[test]
     fn every_named_configuration_changes_exactly_one_switch() {

@@ -1,0 +1,305 @@
+//! The Evaluate view (issue 8 item 5): a dataset file (FinanceBench / BB-FinQA-X / generic JSONL)
+//! run under chosen configurations over the documents in the library, with progress, the results
+//! table (the paper's Tables 2–3 side by side) and the plots, all computed by `clair_core::eval`
+//! exactly as `clair eval` computes them. Results are kept in `localStorage` under the dataset's
+//! fingerprint after every question, so a stopped or reloaded evaluation continues where it stopped.
+//!
+//! Retrieval scope: a row that names a document (`doc_name`) is answered from that PDF only, as the
+//! CLI does with one corpus per document; the worker's ranking over the library is filtered to that
+//! source (over-fetching 8 × k so the filtered list is still k long).
+
+use crate::platform::{download, now_ms, BrowserTransport, WorkerSearch};
+use clair_core::config::{Modality, Settings};
+use clair_core::corpus::Hit;
+use clair_core::eval::dataset::{self, Item};
+use clair_core::eval::outcome::{self, QuestionResult};
+use clair_core::eval::{self as ev, report};
+use clair_core::llm::LlmClient;
+use clair_core::retrieve::Search;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+/// The paper's retrieval cutoff for Hit@k / MRR (Appendix A.1).
+const K: usize = 8;
+
+thread_local! {
+    static STOP: Rc<Cell<bool>> = Rc::new(Cell::new(false));
+}
+
+#[derive(Clone, PartialEq)]
+struct Dataset {
+    name: String,
+    key: String,
+    items: Vec<Item>,
+    errors: Vec<String>,
+}
+
+/// Search one document of the library (or all of it when the row names none).
+struct DocSearch {
+    inner: WorkerSearch,
+    source: Option<String>,
+}
+
+impl Search for DocSearch {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        match &self.source {
+            None => self.inner.search(query, k, modality).await,
+            Some(src) => {
+                let hits = self.inner.search(query, (k * 8).max(64), modality).await?;
+                Ok(hits.into_iter().filter(|h| h.doc.source == *src).take(k).collect())
+            }
+        }
+    }
+}
+
+fn storage_key(fingerprint: &str) -> String {
+    format!("clair.eval.{fingerprint}")
+}
+
+fn load_results(key: &str) -> Vec<QuestionResult> {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok()?)
+        .and_then(|s| s.get_item(key).ok()?)
+        .and_then(|j| serde_json::from_str(&j).ok())
+        .unwrap_or_default()
+}
+
+fn save_results(key: &str, results: &[QuestionResult]) -> Result<(), String> {
+    let s = web_sys::window().and_then(|w| w.local_storage().ok()?).ok_or("this browser offers no localStorage")?;
+    let json = serde_json::to_string(results).map_err(|e| e.to_string())?;
+    s.set_item(key, &json).map_err(|_| "the browser refused to store more results (storage full): download the report and clear old evaluations".to_string())
+}
+
+/// One question under one configuration, scored — the browser twin of `clair eval`'s `evaluate`.
+async fn evaluate(config: &str, item: &Item, base: &Settings, key: &str, stop: Rc<Cell<bool>>) -> QuestionResult {
+    let Some(s) = ev::named(base, config) else {
+        return QuestionResult::failed(config, item, format!("unknown configuration `{config}`"), 0.0);
+    };
+    let transport = BrowserTransport { base_url: s.models.base_url.trim().to_string(), api_key: key.to_string(), cancel: stop };
+    let client = LlmClient::new(&transport, &s);
+    let search = DocSearch { inner: WorkerSearch { settings: s.retrieval.clone() }, source: item.doc.as_ref().map(|d| format!("{d}.pdf")) };
+    let t0 = now_ms();
+    let run = clair_core::pipeline::run(&item.question, &s, &client, &search, &mut |_| {}).await;
+    let latency_ms = now_ms() - t0;
+    let run = match run {
+        Ok(r) => r,
+        Err(e) => return QuestionResult::failed(config, item, e, latency_ms),
+    };
+    let judge = LlmClient::new(&transport, base);
+    let mut r = outcome::score(config, item, &run, &judge).await;
+    if let Some(f) = judge.fatal_error() {
+        return QuestionResult::failed(config, item, format!("correctness judge: {f}"), latency_ms);
+    }
+    r.latency_ms = latency_ms;
+    // Spec §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run.
+    r.retrieved_pages = search.search(&item.question, K, None).await.map(|h| h.iter().map(|h| h.doc.page).collect()).unwrap_or_default();
+    r
+}
+
+#[component]
+pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, sources: Signal<Vec<String>>) -> impl IntoView {
+    let dataset: RwSignal<Option<Dataset>> = RwSignal::new(None);
+    let chosen: RwSignal<Vec<String>> = RwSignal::new(vec!["full".to_string()]);
+    let results: RwSignal<Vec<QuestionResult>> = RwSignal::new(vec![]);
+    let running = RwSignal::new(false);
+    let status: RwSignal<String> = RwSignal::new(String::new());
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+
+    let on_dataset = move |ev: web_sys::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|l| l.get(0)) else { return };
+        input.set_value("");
+        spawn_local(async move {
+            let name = file.name();
+            let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(t) => t.as_string().unwrap_or_default(),
+                Err(e) => {
+                    error.set(Some(format!("could not read {name}: {e:?}")));
+                    return;
+                }
+            };
+            let parsed = dataset::parse(&text);
+            if parsed.items.is_empty() {
+                error.set(Some(format!("{name}: no usable question (a row needs `question` and `answer`). {}", parsed.errors.join(" "))));
+                return;
+            }
+            let key = storage_key(&ev::fingerprint(&text));
+            let kept = load_results(&key);
+            status.set(if kept.is_empty() { String::new() } else { format!("{} result(s) from an earlier run of this file were restored.", kept.len()) });
+            results.set(kept);
+            error.set(None);
+            dataset.set(Some(Dataset { name, key, items: parsed.items, errors: parsed.errors }));
+        });
+    };
+
+    let run = move || {
+        let Some(ds) = dataset.get_untracked() else { return };
+        let configs = chosen.get_untracked();
+        if configs.is_empty() {
+            error.set(Some("Choose at least one configuration.".into()));
+            return;
+        }
+        let base = settings.get_untracked();
+        let key = api_key.get_untracked();
+        let stop = STOP.with(|s| s.clone());
+        stop.set(false);
+        running.set(true);
+        error.set(None);
+        spawn_local(async move {
+            let have = sources.get_untracked();
+            let done = results.get_untracked();
+            let todo: Vec<(Item, String)> = ev::pending(&ds.items, &configs, &done).into_iter().map(|(i, c)| (i.clone(), c.to_string())).collect();
+            let (runnable, missing): (Vec<_>, Vec<_>) = todo.into_iter().partition(|(i, _)| i.doc.as_ref().is_none_or(|d| have.contains(&format!("{d}.pdf"))));
+            let mut absent: Vec<String> = missing.iter().filter_map(|(i, _)| i.doc.clone().map(|d| format!("{d}.pdf"))).collect();
+            absent.sort();
+            absent.dedup();
+            let total = runnable.len();
+            for (n, (item, config)) in runnable.into_iter().enumerate() {
+                if stop.get() {
+                    break;
+                }
+                status.set(format!("Running {} of {total}: {config} · {}", n + 1, item.id));
+                let r = evaluate(&config, &item, &base, &key, stop.clone()).await;
+                if stop.get() && r.error.as_deref().is_some_and(|e| e.contains("cancelled")) {
+                    break; // a cancelled question is not a result; it runs again on resume
+                }
+                results.update(|v| v.push(r));
+                if let Err(e) = save_results(&ds.key, &results.get_untracked()) {
+                    error.set(Some(e));
+                    break;
+                }
+            }
+            let left = ev::pending(&ds.items, &configs, &results.get_untracked()).len();
+            let mut msg = if left == 0 {
+                "Evaluation complete.".to_string()
+            } else if left == missing.len() {
+                format!("Evaluation complete for the documents in the library; {left} question run(s) need other PDFs.")
+            } else {
+                format!("Stopped: {left} question run(s) left; Run continues from here.")
+            };
+            if !absent.is_empty() {
+                msg.push_str(&format!(" Add these PDFs to the library to run their questions: {}.", absent.join(", ")));
+            }
+            status.set(msg);
+            running.set(false);
+        });
+    };
+
+    // The report over the chosen configurations, recomputed as results arrive.
+    let summary = Memo::new(move |_| {
+        let ds = dataset.get()?;
+        let names: Vec<(String, String)> = chosen
+            .get()
+            .into_iter()
+            .map(|n| {
+                let d = ev::NAMED.iter().find(|(k, _)| *k == n).map(|(_, d)| d.to_string()).unwrap_or_default();
+                (n, d)
+            })
+            .collect();
+        let ids: std::collections::BTreeSet<String> = ds.items.iter().map(|i| i.id.clone()).collect();
+        let mine: Vec<QuestionResult> = results.get().into_iter().filter(|r| ids.contains(&r.item_id) && names.iter().any(|(n, _)| *n == r.config)).collect();
+        if mine.is_empty() {
+            return None;
+        }
+        let s = report::summarize(&ds.name, K, &names, &mine);
+        let files = report::files(&s, &mine);
+        Some((s, files))
+    });
+
+    let download_file = move |name: &'static str, mime: &'static str| {
+        if let Some((_, files)) = summary.get_untracked() {
+            if let Some((_, content)) = files.iter().find(|(f, _)| f == name) {
+                download(&format!("clair-eval-{name}"), content, mime);
+            }
+        }
+    };
+
+    view! {
+        <section id="evaluate" class="panel evaluate" aria-label="Evaluate">
+            <h2>"Evaluate"</h2>
+            <p class="muted">"Run a question set with gold answers (FinanceBench, BB-FinQA-X or generic JSONL) under the paper's configurations, over the PDFs in the library. Each question is scored Correct / Partial / Incorrect by the correctness judge, or Abstained."</p>
+            <label class="button">"Choose a dataset (JSONL)"
+                <input id="eval-dataset" type="file" accept=".jsonl,.json,application/json" hidden aria-label="Evaluation dataset (JSONL)" on:change=on_dataset />
+            </label>
+            {move || dataset.get().map(|d| view! {
+                <p id="eval-dataset-info">{format!("{}: {} question(s){}", d.name, d.items.len(),
+                    if d.errors.is_empty() { String::new() } else { format!(", {} row(s) skipped: {}", d.errors.len(), d.errors.join("; ")) })}</p>
+            })}
+            <fieldset class="eval-configs">
+                <legend>"Configurations"</legend>
+                {ev::NAMED.iter().map(|(name, desc)| {
+                    let name = name.to_string();
+                    let (n1, n2) = (name.clone(), name.clone());
+                    view! {
+                        <label class="inline" title=*desc>
+                            <input type="checkbox" id=format!("eval-config-{name}")
+                                prop:checked=move || chosen.with(|c| c.contains(&n1))
+                                on:change=move |ev| {
+                                    let on = event_target_checked(&ev);
+                                    chosen.update(|c| {
+                                        c.retain(|x| *x != n2);
+                                        if on { c.push(n2.clone()) }
+                                        // Table order = the paper's.
+                                        c.sort_by_key(|x| ev::NAMED.iter().position(|(k, _)| k == x));
+                                    });
+                                } />
+                            {name.clone()}
+                        </label>
+                    }
+                }).collect_view()}
+            </fieldset>
+            <div class="actions">
+                <button id="eval-run" class="button primary" disabled=move || running.get() || dataset.with(|d| d.is_none()) on:click=move |_| run()>"Run evaluation"</button>
+                <button id="eval-stop" class="button" disabled=move || !running.get() on:click=move |_| STOP.with(|s| s.set(true))>"Stop"</button>
+            </div>
+            <p id="eval-status" class="muted" aria-live="polite">{move || status.get()}</p>
+            {move || error.get().map(|e| view! { <p id="eval-error" class="error" role="alert">{e}</p> })}
+            {move || summary.get().map(|(s, files)| {
+                let rows = s.configs.iter().map(|c| {
+                    let a = &c.aggregate;
+                    let o = &a.outcomes;
+                    view! {
+                        <tr data-config=c.name.clone()>
+                            <th scope="row" title=c.description.clone()>{c.name.clone()}</th>
+                            <td>{a.n}</td><td>{a.failed}</td>
+                            <td>{o.correct}</td><td>{o.partial}</td><td>{o.incorrect}</td><td>{o.abstained}</td>
+                            <td>{report::f3(a.exact_correctness)}</td><td>{report::f3(a.coverage)}</td>
+                            <td>{report::f3(a.faithfulness_rate)}</td><td>{report::f3(a.debate_utilization)}</td>
+                            <td>{report::f3(a.aea_impact)}</td><td>{report::f3(a.hri.auroc_incorrect)}</td>
+                            <td>{report::f3(a.retrieval.hit_at_k)}</td><td>{report::f3(a.retrieval.mrr)}</td>
+                            <td>{format!("${:.4}", a.cost.run_cost_usd + a.cost.eval_cost_usd)}</td>
+                        </tr>
+                    }
+                }).collect_view();
+                let plots = files.into_iter().filter(|(f, _)| f.ends_with(".svg")).map(|(f, svg)| {
+                    // Core's SVG: every label passes through `view::escape`, no script, no link.
+                    view! { <figure class="eval-plot" data-file=f inner_html=svg></figure> }
+                }).collect_view();
+                view! {
+                    <div class="eval-results">
+                        <table id="eval-results" class="eval-table">
+                            <caption>{format!("{} · {} question(s) · Hit@{} over gold evidence pages", s.dataset, s.questions, s.k)}</caption>
+                            <thead><tr>
+                                <th scope="col">"Configuration"</th><th scope="col">"n"</th><th scope="col">"Failed"</th>
+                                <th scope="col">"Correct"</th><th scope="col">"Partial"</th><th scope="col">"Incorrect"</th><th scope="col">"Abstained"</th>
+                                <th scope="col">"Exact correctness"</th><th scope="col">"Coverage"</th><th scope="col">"Faithfulness"</th>
+                                <th scope="col">"Debate utilization"</th><th scope="col">"AEA impact"</th><th scope="col">"HRI AUROC"</th>
+                                <th scope="col">{format!("Hit@{}", s.k)}</th><th scope="col">"MRR"</th><th scope="col">"Cost"</th>
+                            </tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                        <div class="actions">
+                            <button id="eval-report" class="button" on:click=move |_| download_file("report.md", "text/markdown")>"Report (Markdown)"</button>
+                            <button id="eval-csv" class="button" on:click=move |_| download_file("results.csv", "text/csv")>"Results (CSV)"</button>
+                            <button id="eval-json" class="button" on:click=move |_| download_file("summary.json", "application/json")>"Summary (JSON)"</button>
+                        </div>
+                        <div id="eval-plots" class="eval-plots">{plots}</div>
+                    </div>
+                }
+            })}
+        </section>
+    }
+}
