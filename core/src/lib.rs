@@ -8,6 +8,7 @@
 pub mod config;
 pub mod corpus;
 pub mod eval;
+pub mod history;
 pub mod ingest;
 #[cfg(feature = "pdf")]
 pub mod library;
