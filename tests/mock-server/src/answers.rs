@@ -925,6 +925,7 @@ fn page_vision(user: &str, variant: Option<u64>) -> PageVisionOut {
             series: vec!["value".into()],
             trend_description: "Values as read from the chart (mock).".into(),
             value_readings: readings,
+            region: None,
         }]
     } else {
         vec![]
