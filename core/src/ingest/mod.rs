@@ -276,7 +276,18 @@ pub fn build_page(
         },
         settings,
     );
-    let drawing_region = vision::drawing_region(&graphics.path_boxes, width, height);
+    // A chart pasted as an image is that image (the largest one, when it trips the image signal);
+    // a chart drawn as vector paths is where the non-rule paths are.
+    let largest_image = graphics
+        .images
+        .iter()
+        .copied()
+        .max_by(|a, b| ((a[2] - a[0]) * (a[3] - a[1])).total_cmp(&((b[2] - b[0]) * (b[3] - b[1]))));
+    let drawing_region = match largest_image {
+        Some(img) if route.image => vision::drawing_region(&[img], width, height),
+        _ => None,
+    }
+    .or_else(|| vision::drawing_region(&graphics.path_boxes, width, height));
     Page {
         page: number,
         width,
