@@ -573,6 +573,65 @@ mod tests {
         assert_eq!(docs[1].id, "ACME_2022_10K-p7-table-cvt0r0");
     }
 
+    /// A transport that replays canned chat answers, one per call.
+    struct Canned(std::cell::RefCell<std::collections::VecDeque<String>>);
+    impl Transport for Canned {
+        async fn post_json(&self, _p: &str, _b: String, _t: u64) -> Result<crate::llm::HttpReply, crate::llm::TransportError> {
+            let content = self.0.borrow_mut().pop_front().unwrap_or_else(|| "not json".into());
+            let body = serde_json::json!({"model": "gpt-4o", "choices": [{"message": {"content": content}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1500, "completion_tokens": 400}});
+            Ok(crate::llm::HttpReply { status: 200, retry_after_s: None, body: body.to_string() })
+        }
+        async fn sleep_ms(&self, _ms: u64) {}
+    }
+
+    fn answer(value: &str) -> String {
+        serde_json::json!({"prose_text": "", "charts": [], "tables": [{"caption": null, "columns": ["Item", "2023"], "rows": [["Net sales", value], ["Net income", "1,058"]]}]}).to_string()
+    }
+
+    fn table_page() -> Extracted {
+        let mut p = page();
+        p.signals.text_ok = false;
+        Extracted { source: "scan.pdf".into(), pages: vec![p], ..Default::default() }
+    }
+
+    #[test]
+    fn third_pass_that_confirms_the_first_settles_high_and_the_cache_makes_a_rerun_free() {
+        let s = Settings::paper();
+        let t = Canned(std::cell::RefCell::new([answer("14,694"), answer("41,694"), answer("14,694")].map(String::from).into()));
+        let client = LlmClient::new(&t, &s);
+        let ex = table_page();
+        let mut cache = VisionCache::default();
+        let mut image = |_: u32| Ok::<_, String>(png_data_url(b"png"));
+        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, &mut image));
+        assert_eq!(client.records().len(), 3, "1≠2, so a third pass; 1≈3");
+        assert_eq!(r.pages[0].table_confidence, ExtractionConfidence::High);
+        assert_eq!(r.pages[0].tables[0].rows[0][1], "14,694");
+        assert_eq!(r.pages[0].passes, 3);
+        assert_eq!(cache.entries.len(), 1);
+
+        let again = LlmClient::new(&t, &s);
+        let r2 = futures::executor::block_on(run(&again, &ex, &[7], "hash", &mut cache, &mut image));
+        assert_eq!((again.records().len(), r2.cached_pages), (0, 1));
+        assert_eq!(r2.pages, r.pages);
+    }
+
+    #[test]
+    fn a_failed_vision_call_leaves_the_page_native_with_a_warning() {
+        let s = Settings::paper();
+        let t = Canned(std::cell::RefCell::new(Default::default()));
+        let client = LlmClient::new(&t, &s);
+        let ex = table_page();
+        let mut cache = VisionCache::default();
+        let mut image = |_: u32| Ok::<_, String>(png_data_url(b"png"));
+        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, &mut image));
+        assert!(r.pages.is_empty() && cache.entries.is_empty(), "nothing invented, nothing cached");
+        assert!(r.warnings[0].contains("keeps its native documents"), "{:?}", r.warnings);
+        let mut no_image = |_: u32| Err::<String, _>("page 7 could not be drawn".to_string());
+        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, &mut no_image));
+        assert!(r.warnings[0].contains("could not be drawn"));
+    }
+
     #[test]
     fn cache_key_changes_with_page_file_and_model() {
         let s = Settings::paper();

@@ -1083,6 +1083,20 @@ mod tests {
     }
 
     #[test]
+    fn chart_page_prompt_yields_series_readings_and_the_region() {
+        let user = "SOURCE: BESTBUY_2019_10K.pdf, page 25\nDRAWING REGION: 0.124 0.113 0.876 0.466\n\nNATIVE TEXT LAYER:\nCOMPARISON OF 5 YEAR CUMULATIVE TOTAL RETURN*\nFiscal Years Ended  February 1, 2014  January 31, 2015  January 30, 2016\nBest Buy Co., Inc.  $ 100.00  $ 153.08  $ 126.20\nS&P 500  100.00  114.22  113.46\n23";
+        let v = page_vision(user, None);
+        let c = &v.charts[0];
+        assert_eq!(c.series, vec!["Best Buy Co., Inc.", "S&P 500"]);
+        assert_eq!(c.region, Some(vec![0.124, 0.113, 0.876, 0.466]));
+        assert_eq!((c.value_readings[1].period.as_str(), c.value_readings[1].approx_value.as_str()), ("2015", "153.08"));
+        assert!(c.trend_description.contains("S&P 500 rose from 100.00 in 2014 to 113.46 in 2016"), "{}", c.trend_description);
+        assert!(!v.prose_text.contains("SOURCE:"), "the prompt's header is not page prose");
+        // Without a drawing region (no chart signal) there is no chart.
+        assert!(page_vision(&user.replace("DRAWING REGION: 0.124 0.113 0.876 0.466\n", ""), None).charts.is_empty());
+    }
+
+    #[test]
     fn entailment_detects_contradiction_by_label() {
         let e = entailment("PREMISE:\n[a, p.1] Revenue was 5,200 in 2022.\n\nHYPOTHESIS:\nRevenue was 6,100 in 2022.");
         assert_eq!(e.label, EntailmentLabel::Contradicts);
