@@ -169,24 +169,29 @@ pub struct VisionEstimate {
 /// characters per token in, `vision_output_tokens` out, priced with the vision model's entry.
 pub fn estimate(ex: &Extracted, pages: &[u32], cached: &[u32], s: &Settings) -> VisionEstimate {
     let system = crate::prompts::PAGE_VISION.chars().count() as u64;
-    let mut input = 0u64;
-    let mut sent = 0usize;
+    let (mut input, mut sent) = (0u64, 0usize);
+    let (mut cost, mut max_cost) = (Some(0.0), Some(0.0));
+    let extra = s.ingest.max_table_passes.max(1) as u64 - 1;
+    let out = s.ingest.vision_output_tokens;
     for p in ex.pages.iter().filter(|p| pages.contains(&p.page) && !cached.contains(&p.page)) {
         sent += 1;
-        input += s.ingest.vision_image_tokens + (system + user_prompt(&ex.source, p).chars().count() as u64).div_ceil(4);
+        let i = s.ingest.vision_image_tokens + (system + user_prompt(&ex.source, p).chars().count() as u64).div_ceil(4);
+        input += i;
+        let first = s.price(first_pass_model(p, &s.models.vision_model, &s.models.chat_model), i, out);
+        // Unpriced stays unpriced: one unpriced call makes the total None.
+        let more = s.price(&s.models.vision_model, i * extra, out * extra);
+        cost = cost.zip(first).map(|(a, b)| a + b);
+        max_cost = max_cost.zip(first).zip(more).map(|((a, b), c)| a + b + c);
     }
-    let output = sent as u64 * s.ingest.vision_output_tokens;
-    let passes = s.ingest.max_table_passes.max(1) as u64;
-    let model = &s.models.vision_model;
     VisionEstimate {
         pages: pages.len(),
         cached_pages: pages.len() - sent,
         calls: sent,
-        max_calls: sent * passes as usize,
+        max_calls: sent * (extra as usize + 1),
         input_tokens: input,
-        output_tokens: output,
-        cost_usd: s.price(model, input, output),
-        max_cost_usd: s.price(model, input * passes, output * passes),
+        output_tokens: sent as u64 * out,
+        cost_usd: cost,
+        max_cost_usd: max_cost,
     }
 }
 
@@ -287,12 +292,23 @@ pub async fn run<T: Transport>(
     out
 }
 
+/// §4.1 step 7: the vision model when a chart or image is on the page, the (cheaper) chat model for
+/// a page sent only because its text layer is garbled or missing.
+pub fn first_pass_model<'m>(p: &Page, vision_model: &'m str, chat_model: &'m str) -> &'m str {
+    if p.signals.chart || p.signals.image {
+        vision_model
+    } else {
+        chat_model
+    }
+}
+
 /// One page: the extraction call, then consensus passes over its tables (§4.2) unless native table
 /// detection already found tables there (preferred, §4.1 step 7).
 async fn read_page<T: Transport>(client: &LlmClient<'_, T>, source: &str, p: &Page, image: &str, s: &IngestSettings) -> Result<PageVision, String> {
     let user = user_prompt(source, p);
-    let call = || client.call_with_image::<PageVisionOut>(None, crate::prompts::PAGE_VISION, &user, image);
-    let first = call().await;
+    let models = &client.settings().models;
+    let prompt = crate::prompts::PAGE_VISION;
+    let first = client.call_with_image_on::<PageVisionOut>(first_pass_model(p, &models.vision_model, &models.chat_model), prompt, &user, image).await;
     if let Some(f) = first.failure {
         return Err(f);
     }
@@ -306,7 +322,8 @@ async fn read_page<T: Transport>(client: &LlmClient<'_, T>, source: &str, p: &Pa
             match consensus(&passes, s.table_agreement_share, s.max_table_passes) {
                 Consensus::Settled { keep, confidence } => break (passes.swap_remove(keep), confidence),
                 Consensus::AnotherPass => {
-                    let o = call().await;
+                    // §4.2: consensus passes always use the vision model.
+                    let o = client.call_with_image_on::<PageVisionOut>(&models.vision_model, prompt, &user, image).await;
                     calls += 1;
                     if o.failure.is_some() {
                         // A failed consensus pass cannot confirm pass 1: keep it, low (§3.2).
@@ -630,6 +647,22 @@ mod tests {
         let mut no_image = |_: u32| Err::<String, _>("page 7 could not be drawn".to_string());
         let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, &mut no_image));
         assert!(r.warnings[0].contains("could not be drawn"));
+    }
+
+    #[test]
+    fn garbled_only_pages_go_to_the_chat_model_and_chart_pages_to_the_vision_model() {
+        let mut p = page();
+        assert_eq!(first_pass_model(&p, "gpt-4o", "gpt-4o-mini"), "gpt-4o");
+        p.signals = super::super::PageSignals { garbled: true, needs_vision: true, ..Default::default() };
+        assert_eq!(first_pass_model(&p, "gpt-4o", "gpt-4o-mini"), "gpt-4o-mini");
+    }
+
+    #[test]
+    fn vision_mode_is_a_setting_off_by_default() {
+        assert_eq!(Settings::paper().ingest.vision_mode, VisionMode::Off);
+        let s = Settings::from_toml("[ingest]\nvision_mode = \"flagged\"\nchart_min_paths = 40\n").unwrap();
+        assert_eq!((s.ingest.vision_mode, s.ingest.chart_min_paths), (VisionMode::Flagged, 40));
+        assert!(Settings::from_toml("[ingest]\nvision_mode = \"sometimes\"\n").is_err());
     }
 
     #[test]
