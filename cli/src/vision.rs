@@ -99,6 +99,19 @@ pub fn phase(pdf: &str, bytes: &[u8], ex: &Extracted, native: Vec<Doc>, s: &Sett
     if let Some(f) = client.fatal_error() {
         return Err(format!("{pdf}: the vision phase stopped: {f}"));
     }
+    for v in &run.pages {
+        let Some(p) = ex.pages.iter().find(|p| p.page == v.page) else { continue };
+        let fired: Vec<&str> = [(p.signals.garbled, "garbled"), (p.signals.chart, "chart"), (p.signals.image, "image"), (!p.signals.text_ok, "no usable text")]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect();
+        let tables = match (v.tables.len(), p.tables.len()) {
+            (0, 0) => "no tables".to_string(),
+            (0, native) => format!("{native} native table(s) kept"),
+            (n, _) => format!("{n} table(s), {} confidence", if v.table_confidence == clair_core::corpus::ExtractionConfidence::Low { "low" } else { "high" }),
+        };
+        eprintln!("  p{}: [{}] {} call(s), {}, {} chart(s)", v.page, if fired.is_empty() { "all pages".to_string() } else { fired.join(", ") }, v.passes, tables, v.charts.len());
+    }
     let records = client.records();
     let (inp, out): (u64, u64) = records.iter().fold((0, 0), |(i, o), r| (i + r.usage.input_tokens, o + r.usage.output_tokens));
     // Unpriced stays unpriced: one unpriced call makes the total None (spec §6.5).
