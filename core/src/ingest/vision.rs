@@ -657,6 +657,27 @@ mod tests {
         assert_eq!(first_pass_model(&p, "gpt-4o", "gpt-4o-mini"), "gpt-4o-mini");
     }
 
+    /// Best Buy FY2019 10-K: page 25 is the five-year total-return graph (a raster image).
+    #[cfg(feature = "pdf")]
+    #[test]
+    fn performance_graph_page_is_flagged_and_its_region_is_the_graph() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/financebench/pdfs/BESTBUY_2019_10K.pdf");
+        let Ok(bytes) = std::fs::read(path) else {
+            eprintln!("corpus not available; skipping");
+            return;
+        };
+        let ex = crate::ingest::extract(&bytes, "BESTBUY_2019_10K.pdf", &IngestSettings::default());
+        let graph = &ex.pages[24].signals;
+        assert!(graph.chart && graph.image && graph.text_ok && graph.needs_vision, "{graph:?}");
+        let r = graph.drawing_region.expect("a region");
+        assert!((r[0] - 75.9).abs() < 1.0 && (r[1] - 89.5).abs() < 1.0 && (r[2] - 536.1).abs() < 1.0 && (r[3] - 369.1).abs() < 1.0, "{r:?}");
+        assert!(!ex.pages[15].signals.needs_vision, "a prose page (16, risk factors) stays native");
+        let c = signal_counts(&ex);
+        assert_eq!((c.pages, c.garbled, c.image), (107, 0, 1));
+        assert_eq!(pages_to_send(&ex, VisionMode::Flagged).len(), c.needs_vision);
+        assert!(pages_to_send(&ex, VisionMode::Off).is_empty());
+    }
+
     #[test]
     fn vision_mode_is_a_setting_off_by_default() {
         assert_eq!(Settings::paper().ingest.vision_mode, VisionMode::Off);
