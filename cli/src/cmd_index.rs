@@ -42,6 +42,9 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
     if let Some(m) = a.value("--model") {
         s.models.vision_model = m.into();
     }
+    if a.has("--pdftotext") && s.ingest.vision_mode != VisionMode::Off {
+        return Err("--vision needs the native reader: drop --pdftotext".into());
+    }
     let only = crate::vision::parse_pages(a.value("--vision-pages"))?;
     let cache_file = crate::vision::cache_path(out);
     let mut cache = crate::vision::load_cache(&cache_file)?;
