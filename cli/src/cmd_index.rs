@@ -1,14 +1,17 @@
 //! `clair ingest` and `clair search` (owned by the retrieval work).
 //!
-//! `clair ingest PDF... -o CORPUS [--embedder offline|api] [--dims N] [--config SETTINGS.toml] [--pdftotext]`
+//! `clair ingest PDF... -o CORPUS [--embedder offline|api] [--dims N] [--config SETTINGS.toml] [--pdftotext]
+//!   [--vision off|flagged|all [--vision-pages 3,7] [--estimate] --base-url URL --model NAME]`
 //!   extracts documents, embeds them and writes the corpus blob (`Corpus::to_bytes`). An existing
-//!   CORPUS is extended (same ids replace; a re-ingested file replaces its old documents).
+//!   CORPUS is extended (same ids replace; a re-ingested file replaces its old documents). With
+//!   `--vision` the flagged (or all) pages are also read by the vision model (`crate::vision`);
+//!   answers are cached in `CORPUS.vision.json`. `--estimate` prints the cost estimate and stops.
 //! `clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]`
 //!   → `{"hits": [{"id","source","page","modality","score","text"}]}`, best first.
 
 use crate::args::Args;
 use crate::http::NativeTransport;
-use clair_core::config::{Modality, Settings};
+use clair_core::config::{Modality, Settings, VisionMode};
 use clair_core::corpus::Doc;
 use clair_core::llm::LlmClient;
 use clair_core::retrieve::embed::{api_default_dims, embedding_inputs};
@@ -33,14 +36,40 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
         return Err("ingest needs at least one PDF".into());
     }
     let mut s = settings(&a)?;
+    if let Some(m) = a.value("--vision") {
+        s.ingest.vision_mode = VisionMode::parse(m).ok_or_else(|| format!("--vision {m}: expected off, flagged or all"))?;
+    }
+    if let Some(m) = a.value("--model") {
+        s.models.vision_model = m.into();
+    }
+    if a.has("--pdftotext") && s.ingest.vision_mode != VisionMode::Off {
+        return Err("--vision needs the native reader: drop --pdftotext".into());
+    }
+    let only = crate::vision::parse_pages(a.value("--vision-pages"))?;
+    let cache_file = crate::vision::cache_path(out);
+    let mut cache = crate::vision::load_cache(&cache_file)?;
     let kind = a.value("--embedder").unwrap_or(if std::env::var("OPENAI_API_KEY").is_ok() { "api" } else { "offline" });
     let dims: Option<usize> = a.value("--dims").map(|d| d.parse().map_err(|_| format!("--dims {d} is not a number"))).transpose()?;
 
     let mut docs: Vec<Doc> = vec![];
     for pdf in &a.positional {
-        let d = if a.has("--pdftotext") { pdftotext_documents(pdf, &s)? } else { documents_of(pdf, &s)? };
+        let d = if a.has("--pdftotext") {
+            pdftotext_documents(pdf, &s)?
+        } else {
+            let bytes = std::fs::read(pdf).map_err(|e| format!("cannot read {pdf}: {e}"))?;
+            let ex = clair_core::ingest::extract(&bytes, &file_name(pdf), &s.ingest);
+            crate::vision::report_signals(pdf, &ex);
+            let native = clair_core::ingest::documents(&ex, &s.ingest);
+            crate::vision::phase(pdf, &bytes, &ex, native, &s, &mut cache, only.as_deref(), a.has("--estimate"))?
+        };
         eprintln!("{pdf}: {} documents", d.len());
         docs.extend(d);
+    }
+    if a.has("--estimate") {
+        return Ok(());
+    }
+    if s.ingest.vision_mode != VisionMode::Off {
+        crate::vision::save_cache(&cache_file, &cache)?;
     }
     let inputs = embedding_inputs(&docs);
     let (name, dims, vectors) = match kind {
@@ -128,13 +157,6 @@ pub fn search(raw: &[String]) -> Result<(), String> {
 
 fn file_name(path: &str) -> String {
     std::path::Path::new(path).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| path.to_string())
-}
-
-/// Phase I ingestion in core: positioned text, tables, chunks and documents.
-fn documents_of(pdf: &str, s: &Settings) -> Result<Vec<Doc>, String> {
-    let bytes = std::fs::read(pdf).map_err(|e| format!("cannot read {pdf}: {e}"))?;
-    let ex = clair_core::ingest::extract(&bytes, &file_name(pdf), &s.ingest);
-    Ok(clair_core::ingest::documents(&ex, &s.ingest))
 }
 
 /// Measurement baseline (`--pdftotext`): pdftotext per page, chunked at line boundaries to

@@ -9,13 +9,14 @@ mod cmd_eval;
 mod cmd_extract;
 mod cmd_index;
 mod http;
+mod vision;
 
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   clair extract PDF [--json]
   clair tables PDF [--json]
-  clair ingest PDF... -o CORPUS [--embedder offline|api]
+  clair ingest PDF... -o CORPUS [--embedder offline|api] [--vision off|flagged|all [--vision-pages 3,7] [--estimate]]
   clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]
   clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]
   clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]

@@ -263,6 +263,45 @@ pub struct IngestSettings {
     pub render_dpi: u32,
     pub table_agreement_share: f64,
     pub max_table_passes: u32,
+    /// Which pages go to the vision model (paper §3.2: the flagged ones). Off by default because
+    /// every call is paid and needs an endpoint; `clair ingest --vision flagged` turns it on.
+    pub vision_mode: VisionMode,
+    /// Cost estimate before a vision run: input tokens one page image costs (gpt-4o high detail at
+    /// 768 px on the short side: 85 + 4 tiles × 170).
+    pub vision_image_tokens: u64,
+    /// Cost estimate: output tokens expected per vision call (prose + tables + charts as JSON).
+    pub vision_output_tokens: u64,
+}
+
+/// §4.1: which pages the vision path sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum VisionMode {
+    /// Native extraction only; flagged pages keep their native documents.
+    #[default]
+    Off,
+    /// The paper's rule: garbled text, a chart signal or an image signal.
+    Flagged,
+    /// Every non-empty page (expensive; for scans and measurement).
+    All,
+}
+
+impl VisionMode {
+    pub fn parse(s: &str) -> Option<VisionMode> {
+        match s {
+            "off" => Some(VisionMode::Off),
+            "flagged" => Some(VisionMode::Flagged),
+            "all" => Some(VisionMode::All),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VisionMode::Off => "off",
+            VisionMode::Flagged => "flagged",
+            VisionMode::All => "all",
+        }
+    }
 }
 
 impl Default for IngestSettings {
@@ -276,6 +315,9 @@ impl Default for IngestSettings {
             render_dpi: 300,
             table_agreement_share: 0.8,
             max_table_passes: 3,
+            vision_mode: VisionMode::Off,
+            vision_image_tokens: 765,
+            vision_output_tokens: 1200,
         }
     }
 }

@@ -40,6 +40,9 @@ pub struct Graphics {
     pub vrules: Vec<[f32; 3]>,
     /// Raster image boxes, page space.
     pub images: Vec<BBox>,
+    /// Boxes of drawn paths that are not ruling lines, page space (where a chart is, §4.6 chart
+    /// documents cite this region when the vision model gives none).
+    pub path_boxes: Vec<BBox>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

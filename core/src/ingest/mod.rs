@@ -22,6 +22,8 @@ mod read;
 #[cfg(feature = "pdf")]
 mod structure;
 pub mod table;
+pub mod consensus;
+pub mod vision;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
@@ -100,6 +102,21 @@ pub struct PageSignals {
     pub image_area_share: f64,
     /// §4.1 step 5 negated: garbled text, a chart signal or an image signal.
     pub needs_vision: bool,
+    /// Which of the three signals fired (§4.1 steps 2–4); `needs_vision` is their disjunction on a
+    /// non-empty page (`vision::route_page`).
+    #[serde(default)]
+    pub garbled: bool,
+    #[serde(default)]
+    pub chart: bool,
+    #[serde(default)]
+    pub image: bool,
+    /// The native text layer is usable (non-empty and not garbled): prose stays native (§4.1 step 7).
+    #[serde(default)]
+    pub text_ok: bool,
+    /// Union of the page's non-rule drawings, page space: the chart's region when the vision model
+    /// does not give one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawing_region: Option<BBox>,
 }
 
 /// One table cell; rows and columns are 0-based.
@@ -249,13 +266,28 @@ pub fn build_page(
     let tables = table::detect(&lay, graphics, width, height);
     let (blocks, text) =
         layout::blocks_with_tables(&lay, &tables, graphics, width, height, settings);
-    let text_ok = !text.trim().is_empty() && garbled_share <= settings.garbled_share;
-    let chart = graphics.paths >= settings.chart_min_paths;
-    let image = image_area_share >= settings.image_min_area_share;
-    let has_anything = !text.trim().is_empty() || graphics.paths > 0 || !graphics.images.is_empty();
-    // §4.1 steps 5–7: vision unless text is usable and there is no chart or image signal; an empty
-    // page (no text, images or drawings) is skipped, not sent to vision.
-    let needs_vision = has_anything && (!text_ok || chart || image);
+    let route = vision::route_page(
+        &vision::PageFacts {
+            has_text: !text.trim().is_empty(),
+            garbled_share,
+            drawing_paths: graphics.paths,
+            image_area_share,
+            has_images: !graphics.images.is_empty(),
+        },
+        settings,
+    );
+    // A chart pasted as an image is that image (the largest one, when it trips the image signal);
+    // a chart drawn as vector paths is where the non-rule paths are.
+    let largest_image = graphics
+        .images
+        .iter()
+        .copied()
+        .max_by(|a, b| ((a[2] - a[0]) * (a[3] - a[1])).total_cmp(&((b[2] - b[0]) * (b[3] - b[1]))));
+    let drawing_region = match largest_image {
+        Some(img) if route.image => vision::drawing_region(&[img], width, height),
+        _ => None,
+    }
+    .or_else(|| vision::drawing_region(&graphics.path_boxes, width, height));
     Page {
         page: number,
         width,
@@ -269,7 +301,12 @@ pub fn build_page(
             garbled_share,
             drawing_paths: graphics.paths,
             image_area_share,
-            needs_vision,
+            needs_vision: route.needs_vision(),
+            garbled: route.garbled,
+            chart: route.chart,
+            image: route.image,
+            text_ok: route.text_ok,
+            drawing_region,
         },
     }
 }

@@ -131,6 +131,14 @@ impl<'a> Device<'a> for Collector {
             return;
         }
         self.g.paths += 1;
+        if self.g.path_boxes.len() < MAX_PATHS_KEPT {
+            let bb = (props.transform * path.clone()).bounding_box();
+            let (w, h) = (bb.x1 - bb.x0, bb.y1 - bb.y0);
+            // Thin paths are rules (tables draw those); the chart region is made of the rest.
+            if bb.x0.is_finite() && bb.y1.is_finite() && w >= 1.5 && h >= 1.5 {
+                self.g.path_boxes.push([bb.x0 as f32, bb.y0 as f32, bb.x1 as f32, bb.y1 as f32]);
+            }
+        }
         self.rules_from_path(path, props.transform, matches!(mode, DrawMode::Stroke(_)));
     }
     fn draw_rect(&mut self, rect: &Rect, props: DrawProps<'a>, mode: &DrawMode) {

@@ -124,21 +124,27 @@ impl<'a, T: Transport> LlmClient<'a, T> {
 
     /// A structured call for role `O::ROLE`.
     pub async fn call<O: RoleOutput>(&self, claim_id: Option<&str>, system: &str, user: &str) -> Outcome<O> {
-        self.call_inner(claim_id, system, user, None).await
+        self.call_inner(claim_id, system, user, None, None).await
     }
 
     /// A structured call with a page image attached (vision role).
     pub async fn call_with_image<O: RoleOutput>(&self, claim_id: Option<&str>, system: &str, user: &str, image_data_url: &str) -> Outcome<O> {
-        self.call_inner(claim_id, system, user, Some(image_data_url)).await
+        self.call_inner(claim_id, system, user, Some(image_data_url), None).await
     }
 
-    async fn call_inner<O: RoleOutput>(&self, claim_id: Option<&str>, system: &str, user: &str, image: Option<&str>) -> Outcome<O> {
+    /// As `call_with_image` on a named model (spec §4.1: garbled-text-only pages go to the chat
+    /// model, pages with a chart or image to the vision model).
+    pub async fn call_with_image_on<O: RoleOutput>(&self, model: &str, system: &str, user: &str, image_data_url: &str) -> Outcome<O> {
+        self.call_inner(None, system, user, Some(image_data_url), Some(model)).await
+    }
+
+    async fn call_inner<O: RoleOutput>(&self, claim_id: Option<&str>, system: &str, user: &str, image: Option<&str>, model: Option<&str>) -> Outcome<O> {
         let role = O::ROLE;
         let s = self.settings;
-        let model = match role {
+        let model = model.unwrap_or(match role {
             Role::PageVision => s.models.vision_model.as_str(),
             _ => s.models.chat_model.as_str(),
-        };
+        });
         let mut record = CallRecord {
             role: role.name().to_string(),
             claim_id: claim_id.map(str::to_string),

@@ -143,7 +143,8 @@ impl Role {
                     "trend_description": {"type": "string"},
                     "value_readings": {"type": "array", "items": obj(json!({
                         "series": {"type": "string"}, "period": {"type": "string"}, "approx_value": {"type": "string"}
-                    }))}
+                    }))},
+                    "region": {"type": ["array", "null"], "items": {"type": "number"}}
                 }))}
             })),
             Role::CorrectnessJudge => obj(json!({
@@ -327,6 +328,10 @@ pub struct VisionChart {
     pub series: Vec<String>,
     pub trend_description: String,
     pub value_readings: Vec<ValueReading>,
+    /// Where the chart is on the page as fractions `[x0, y0, x1, y1]`, origin top-left (so a chart
+    /// citation highlights the chart, not the page). Not in the reference's schema.
+    #[serde(default)]
+    pub region: Option<Vec<f32>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -72,3 +72,12 @@ Write a 3 to 5 sentence passage in the style of a financial report that would an
 
 /// Vanilla single-pass RAG baseline: the judge-draft role, without the ledger's checks.
 pub const VANILLA: &str = JUDGE_DRAFT;
+
+/// Spec §4.1 page-extraction prompt intent (the vision path, `ingest::vision`).
+pub const PAGE_VISION: &str = "\
+You are the vision fallback of a document ingestion step: what you return becomes the only record of this page downstream, so completeness and exactness matter more than brevity.
+Transcribe all prose verbatim in reading order, without markdown.
+Extract every table with exact numbers (signs, decimals, footnote marks). Never merge, split, reorder, drop or transpose rows or columns. Flatten multi-level column headers into single self-contained labels (e.g. the year plus \"Actual\" or \"Projections\"). Numbered section rows and lettered sub-rows are row groupings, never columns: fold the section name into the sub-row labels. Check that every row has as many values as there are columns. Keep a section-total row's own values; never copy a sub-row's. When a table figure conflicts with the same page's prose, prefer the prose.
+For every chart give its type, axis labels, series, a trend description and value readings: each reading a rounded bare \"number unit\" string with no hedge words, attributed to a series and a period, at least one per series on multi-series charts. Give region as the chart's box on the page in fractions [x0, y0, x1, y1] of the page width and height, origin top-left.
+Use printed captions only (null when there is none). Return empty lists when the page has no tables or charts. Read scans normally and never comment on scan quality.
+The page's native text layer, when it has one, is given as a hint: it may be garbled or incomplete, and the image is authoritative.";

@@ -837,7 +837,84 @@ fn hyde(user: &str) -> HydeOut {
 
 // ---------------------------------------------------------------- page vision
 
+/// The vision prompt's header lines (`ingest::vision::user_prompt`): the drawing region as page
+/// fractions, and the native text layer the mock reads instead of the image.
+fn vision_prompt(user: &str) -> (Option<Vec<f32>>, String) {
+    let mut region = None;
+    let mut text = vec![];
+    for line in user.lines() {
+        if let Some(r) = line.strip_prefix("DRAWING REGION:") {
+            let v: Vec<f32> = r.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+            region = (v.len() == 4).then_some(v);
+        } else if !(line.starts_with("SOURCE:") || line.starts_with("NATIVE TEXT LAYER:") || line == "(none usable)") {
+            text.push(line);
+        }
+    }
+    (region, text.join("\n"))
+}
+
+/// A chart page (the prompt names a drawing region): a line chart whose periods are the years of
+/// the header line and whose series are the rows with one value per period — what a vision model
+/// reads off a performance graph and the data table printed under it.
+fn chart_from_text(text: &str, region: Vec<f32>) -> Option<VisionChart> {
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let periods: Vec<String> = lines
+        .iter()
+        .map(|l| numbers(l).into_iter().filter(|n| n.is_year()).map(|n| n.text).collect::<Vec<_>>())
+        .find(|y| y.len() >= 2)?;
+    let mut series = vec![];
+    let mut readings = vec![];
+    for l in &lines {
+        let nums = numbers(l);
+        if nums.len() < periods.len() || nums.iter().rev().take(periods.len()).any(|n| n.is_year()) {
+            continue;
+        }
+        let vals = &nums[nums.len() - periods.len()..];
+        let label = l[..vals[0].start].trim().trim_end_matches(['$', '(']).trim();
+        if label.is_empty() || !label.chars().any(|c| c.is_alphabetic()) {
+            continue;
+        }
+        series.push(label.to_string());
+        for (p, v) in periods.iter().zip(vals) {
+            readings.push(ValueReading { series: label.to_string(), period: p.clone(), approx_value: v.text.clone() });
+        }
+    }
+    if series.is_empty() {
+        return None;
+    }
+    let (first, last) = (periods.first()?, periods.last()?);
+    let trend: Vec<String> = series
+        .iter()
+        .map(|s| {
+            let v: Vec<&ValueReading> = readings.iter().filter(|r| &r.series == s).collect();
+            let (a, b) = (v.first().map(|r| r.approx_value.as_str()).unwrap_or(""), v.last().map(|r| r.approx_value.as_str()).unwrap_or(""));
+            let dir = match (a.replace(',', "").parse::<f64>(), b.replace(',', "").parse::<f64>()) {
+                (Ok(x), Ok(y)) if y > x => "rose",
+                (Ok(x), Ok(y)) if y < x => "fell",
+                _ => "was flat",
+            };
+            format!("{s} {dir} from {a} in {first} to {b} in {last}.")
+        })
+        .collect();
+    let caption = lines
+        .iter()
+        .find(|l| ["comparison", "graph", "figure", "chart", "cumulative"].iter().any(|k| l.to_lowercase().contains(k)))
+        .map(|l| l.to_string());
+    Some(VisionChart {
+        caption,
+        chart_type: "line".into(),
+        axis_labels: format!("period ({first}–{last}) vs value"),
+        series,
+        trend_description: trend.join(" "),
+        value_readings: readings,
+        region: Some(region),
+    })
+}
+
 fn page_vision(user: &str, variant: Option<u64>) -> PageVisionOut {
+    let (region, text) = vision_prompt(user);
+    let chart = region.and_then(|r| chart_from_text(&text, r));
+    let user = text.as_str();
     let mut prose = vec![];
     let mut tables = vec![];
     let mut md: Vec<Vec<String>> = vec![];
@@ -906,7 +983,9 @@ fn page_vision(user: &str, variant: Option<u64>) -> PageVisionOut {
             rows: (0..3).map(|r| vec![format!("Row {}", r + 1), format!("{}", 100 * (k + 1) + r)]).collect(),
         }];
     }
-    let charts = if prose.iter().any(|l| l.to_lowercase().starts_with("figure") || l.to_lowercase().starts_with("chart")) {
+    let charts = if let Some(c) = chart {
+        vec![c]
+    } else if prose.iter().any(|l| l.to_lowercase().starts_with("figure") || l.to_lowercase().starts_with("chart")) {
         let cap = prose.iter().find(|l| l.to_lowercase().starts_with("figure") || l.to_lowercase().starts_with("chart")).cloned();
         let readings: Vec<ValueReading> = prose
             .iter()
@@ -925,6 +1004,7 @@ fn page_vision(user: &str, variant: Option<u64>) -> PageVisionOut {
             series: vec!["value".into()],
             trend_description: "Values as read from the chart (mock).".into(),
             value_readings: readings,
+            region: None,
         }]
     } else {
         vec![]
@@ -1000,6 +1080,20 @@ mod tests {
                 let _ = answer(r, &format!("CLAIM: x\n\n{u}"), None);
             }
         }
+    }
+
+    #[test]
+    fn chart_page_prompt_yields_series_readings_and_the_region() {
+        let user = "SOURCE: BESTBUY_2019_10K.pdf, page 25\nDRAWING REGION: 0.124 0.113 0.876 0.466\n\nNATIVE TEXT LAYER:\nCOMPARISON OF 5 YEAR CUMULATIVE TOTAL RETURN*\nFiscal Years Ended  February 1, 2014  January 31, 2015  January 30, 2016\nBest Buy Co., Inc.  $ 100.00  $ 153.08  $ 126.20\nS&P 500  100.00  114.22  113.46\n23";
+        let v = page_vision(user, None);
+        let c = &v.charts[0];
+        assert_eq!(c.series, vec!["Best Buy Co., Inc.", "S&P 500"]);
+        assert_eq!(c.region, Some(vec![0.124, 0.113, 0.876, 0.466]));
+        assert_eq!((c.value_readings[1].period.as_str(), c.value_readings[1].approx_value.as_str()), ("2015", "153.08"));
+        assert!(c.trend_description.contains("S&P 500 rose from 100.00 in 2014 to 113.46 in 2016"), "{}", c.trend_description);
+        assert!(!v.prose_text.contains("SOURCE:"), "the prompt's header is not page prose");
+        // Without a drawing region (no chart signal) there is no chart.
+        assert!(page_vision(&user.replace("DRAWING REGION: 0.124 0.113 0.876 0.466\n", ""), None).charts.is_empty());
     }
 
     #[test]
