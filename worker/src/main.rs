@@ -5,8 +5,16 @@
 //! which is `[json, png bytes]`. PDF parsing, indexing
 //! and search all happen here, so the page never blocks. A bad file is an error message, never a
 //! dead worker: core's parser returns warnings instead of panicking.
+//!
+//! At startup the library is restored from IndexedDB (`clair_worker::idb`, decisions in
+//! `clair_core::store`) and the restored documents are announced (`Restored`) before `Ready`; the app
+//! queues its requests until `Ready`. After every message the library's queued store writes are
+//! applied in order (one transaction each; IndexedDB runs read-write transactions on one store in
+//! creation order).
 
 use clair_core::library::Library;
+use clair_core::store::DB_NAME;
+use clair_worker::idb::{self, Db};
 use clair_core::protocol::{FromWorker, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,9 +42,32 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// Hand the library's queued writes to IndexedDB; a failed write (quota, private mode) is a notice.
+fn persist(library: &RefCell<Library>, db: &Option<Db>, scope: &DedicatedWorkerGlobalScope) {
+    let ops = library.borrow_mut().take_store_ops();
+    let Some(db) = db.clone() else { return };
+    if ops.is_empty() {
+        return;
+    }
+    let scope = scope.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = db.apply(&ops).await {
+            post(&scope, &FromWorker::Notice { message: format!("{e}: this document will not be kept across reloads") });
+        }
+    });
+}
+
 fn main() {
+    wasm_bindgen_futures::spawn_local(start());
+}
+
+async fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let library = Rc::new(RefCell::new(Library::new()));
+    let (db, entries, mut notice) = idb::open_or_reset(DB_NAME).await;
+    let (sources, restore_notice) = library.borrow_mut().restore(entries);
+    notice = notice.or(restore_notice);
+    persist(&library, &db, &scope);
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
@@ -52,8 +83,10 @@ fn main() {
         };
         let mut emit = |m: FromWorker| post(&reply_scope, &m);
         library.borrow_mut().handle(msg, bytes.as_deref(), &now_ms, &mut emit);
+        persist(&library, &db, &reply_scope);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    post(&scope, &FromWorker::Restored { sources, notice });
     post(&scope, &FromWorker::Ready);
 }
