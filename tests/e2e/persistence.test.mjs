@@ -58,18 +58,26 @@ test('a dropped 8-K survives a reload, still answers, is not re-ingested when dr
   // Removing it removes it from the store: gone after the next reload.
   await page.click(`${row} .remove`);
   await page.waitForFunction((sel) => !document.querySelector(sel), row);
-  await page.waitForTimeout(500); // the delete commits asynchronously in the worker
+  await page.waitForFunction(() => new Promise((resolve) => {
+    const open = indexedDB.open('clair-fin', 1);
+    open.onsuccess = () => {
+      const count = open.result.transaction('files').objectStore('files').count();
+      count.onsuccess = () => { open.result.close(); resolve(count.result === 0); };
+    };
+  }), null, { timeout: 10000 });
   await page.reload();
   await page.waitForSelector('#drop-zone');
-  await page.waitForTimeout(2000);
+  await page.waitForTimeout(2000); // time to restore, were anything left
   assert.equal(await page.$(row), null, 'removed document stays removed');
   assert.deepEqual(errors, []);
 });
 
 test('a damaged saved entry is dropped with a one-line notice and the app keeps working', async () => {
-  const { page } = await openApp(context, site.url);
-  // Plant a damaged entry in the worker's store (same origin, same database).
-  await page.evaluate(() => new Promise((resolve, reject) => {
+  // Plant a damaged entry in the store from a page of the same origin that does not run the app
+  // (the site's 404 page), so no worker reads it before the app starts.
+  const blank = await context.newPage();
+  await blank.goto(site.url + 'no-app-here');
+  await blank.evaluate(() => new Promise((resolve, reject) => {
     const open = indexedDB.open('clair-fin', 1);
     open.onupgradeneeded = () => open.result.createObjectStore('files');
     open.onsuccess = () => {
@@ -80,9 +88,11 @@ test('a damaged saved entry is dropped with a one-line notice and the app keeps 
     };
     open.onerror = () => reject(open.error);
   }));
-  await page.reload();
+  await blank.close();
+  const { page, errors } = await openApp(context, site.url);
   await page.waitForSelector('#store-notice', { timeout: 60000 });
   assert.match(await page.textContent('#store-notice'), /could not be read.*drop the PDF/);
   await page.setInputFiles('#file-input', pdf('AMCOR_2022_8K_dated-2022-07-01.pdf'));
   await page.waitForSelector('.doc[data-name="AMCOR_2022_8K_dated-2022-07-01.pdf"] .status.ready', { timeout: 60000 });
+  assert.deepEqual(errors, []);
 });

@@ -10,7 +10,7 @@
 //! `clair_core::store`) and the restored documents are announced (`Restored`) before `Ready`; the app
 //! queues its requests until `Ready`. After every message the library's queued store writes are
 //! applied in order (one transaction each; IndexedDB runs read-write transactions on one store in
-//! creation order).
+//! creation order) and the message's reply is posted once they have committed.
 
 use clair_core::library::Library;
 use clair_core::store::DB_NAME;
@@ -42,18 +42,24 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-/// Hand the library's queued writes to IndexedDB; a failed write (quota, private mode) is a notice.
-fn persist(library: &RefCell<Library>, db: &Option<Db>, scope: &DedicatedWorkerGlobalScope) {
+/// Hand the library's queued writes to IndexedDB, then post `replies`: a document shown as ready
+/// (or removed) is already saved (or deleted) when the user sees it, so a reload right after keeps it.
+/// A failed write (quota, private mode) is a notice; the replies go out either way.
+fn persist_then_reply(library: &RefCell<Library>, db: &Option<Db>, scope: &DedicatedWorkerGlobalScope, replies: Vec<FromWorker>) {
     let ops = library.borrow_mut().take_store_ops();
-    let Some(db) = db.clone() else { return };
-    if ops.is_empty() {
-        return;
-    }
+    let db = match db {
+        Some(db) if !ops.is_empty() => db.clone(),
+        _ => {
+            replies.iter().for_each(|m| post(scope, m));
+            return;
+        }
+    };
     let scope = scope.clone();
     wasm_bindgen_futures::spawn_local(async move {
         if let Err(e) = db.apply(&ops).await {
             post(&scope, &FromWorker::Notice { message: format!("{e}: this document will not be kept across reloads") });
         }
+        replies.iter().for_each(|m| post(&scope, m));
     });
 }
 
@@ -67,7 +73,7 @@ async fn start() {
     let (db, entries, mut notice) = idb::open_or_reset(DB_NAME).await;
     let (sources, restore_notice) = library.borrow_mut().restore(entries);
     notice = notice.or(restore_notice);
-    persist(&library, &db, &scope);
+    persist_then_reply(&library, &db, &scope, vec![]);
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
@@ -81,9 +87,14 @@ async fn start() {
                 return;
             }
         };
-        let mut emit = |m: FromWorker| post(&reply_scope, &m);
+        // Progress goes out at once; the answer waits for its store writes.
+        let mut replies = vec![];
+        let mut emit = |m: FromWorker| match m {
+            FromWorker::Progress { .. } => post(&reply_scope, &m),
+            other => replies.push(other),
+        };
         library.borrow_mut().handle(msg, bytes.as_deref(), &now_ms, &mut emit);
-        persist(&library, &db, &reply_scope);
+        persist_then_reply(&library, &db, &reply_scope, replies);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
