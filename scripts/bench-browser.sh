@@ -6,5 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
+# The whole bench blocks the page for a while; the runner polls it over WebDriver.
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-900}
 cargo test --target wasm32-unknown-unknown -p clair-worker --test bench \
   --config 'profile.dev.package.clair-core.opt-level=3' -- --include-ignored --nocapture "$@"

@@ -72,7 +72,10 @@ impl Library {
             self.install(f, false, &mut notice);
         }
         for mut f in plan.reembed {
-            f.vectors = self.embedder.embed_documents(&embedding_inputs(&f.docs));
+            (f.vectors, f.stats) = {
+                let (v, st) = self.embedder.embed_documents_with_stats(&embedding_inputs(&f.docs));
+                (v, Some(st))
+            };
             f.embedder = self.corpus.embedder.clone();
             self.install(f, true, &mut notice);
         }
@@ -91,6 +94,9 @@ impl Library {
             self.store_ops.push(StoreOp::Delete { key: f.key });
             *notice = Some(format!("{name} could not be restored ({e}) and was removed from the library: drop it again."));
             return;
+        }
+        if let Some(st) = f.stats {
+            self.corpus.set_source_stats(&name, st);
         }
         self.pages.insert(name.clone(), f.pages);
         self.infos.insert(name.clone(), f.info);
@@ -145,11 +151,12 @@ impl Library {
         }
         // Spec §5: each document is embedded with its page heading; IDF weighting within the file.
         let inputs = crate::retrieve::embed::embedding_inputs(&docs);
-        let vectors = self.embedder.embed_documents(&inputs);
+        let (vectors, stats) = self.embedder.embed_documents_with_stats(&inputs);
         let n_docs = docs.len();
         self.corpus.remove_source(name);
         let kept = (docs.clone(), vectors.clone());
         self.corpus.add(docs, vectors).map_err(|e| format!("{name} could not be indexed: {e}"))?;
+        self.corpus.set_source_stats(name, stats.clone());
         self.parsed += 1;
         let info = SourceInfo {
             source: name.to_string(),
@@ -168,6 +175,7 @@ impl Library {
             pages: pages.clone(),
             docs: kept.0,
             vectors: kept.1,
+            stats: Some(stats),
             pdf: bytes.to_vec(),
         };
         // Put before delete: a crash in between leaves two entries for one name, which restore resolves.

@@ -16,6 +16,7 @@
 
 use crate::corpus::Doc;
 use crate::protocol::SourceInfo;
+use crate::retrieve::embed::TermStats;
 use crate::retrieve::index::Corpus;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -46,6 +47,9 @@ pub struct StoredFile {
     pub pages: Vec<String>,
     pub docs: Vec<Doc>,
     pub vectors: Vec<Vec<f32>>,
+    /// The file's share of the offline embedder's corpus statistics, so a restored library is
+    /// search-ready without recomputing every document's features.
+    pub stats: Option<TermStats>,
     pub pdf: Vec<u8>,
 }
 
@@ -54,6 +58,8 @@ struct Header {
     embedder: String,
     info: SourceInfo,
     pages: Vec<String>,
+    #[serde(default)]
+    stats: Option<TermStats>,
 }
 
 /// What went wrong reading an entry. Either way the entry is dropped and the file must be dropped again.
@@ -66,7 +72,7 @@ pub enum EntryError {
 }
 
 pub fn encode(f: &StoredFile) -> Result<Vec<u8>, String> {
-    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone() };
+    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone(), stats: f.stats.clone() };
     let json = serde_json::to_vec(&header).map_err(|e| format!("{}: not storable ({e})", f.info.source))?;
     let dims = f.vectors.first().map_or(1, Vec::len);
     let mut c = Corpus::new(f.embedder.clone(), dims);
@@ -117,6 +123,7 @@ pub fn decode(key: &str, b: &[u8]) -> Result<StoredFile, EntryError> {
         pages: header.pages,
         docs: corpus.docs,
         vectors,
+        stats: header.stats,
         pdf: pdf.to_vec(),
     })
 }
@@ -238,6 +245,7 @@ mod tests {
             pages: vec!["net sales rose".into()],
             docs: vec![doc(name, 0), doc(name, 1)],
             vectors: vec![vec![1.0, 0.0, 0.0, 0.0], vec![0.0, 0.5, 0.5, 0.0]],
+            stats: Some(TermStats { docs: 2, df: [("net".to_string(), 2)].into_iter().collect() }),
             pdf: pdf.to_vec(),
         }
     }

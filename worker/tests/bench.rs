@@ -114,10 +114,12 @@ fn twenty_thousand_chunks_answer_within_the_latency_bars_in_the_browser() {
     let t_embed = perf_now();
     let mut ready_ms = 0.0;
     for (f, batch) in chunks.chunks(per_file).enumerate() {
-        let vectors = e.embed_documents(&embedding_inputs(batch));
+        // As `Library::ingest`: one batch per file, its statistics handed to the corpus.
+        let (vectors, stats) = e.embed_documents_with_stats(&embedding_inputs(batch));
         // Search-ready: from the last file's vectors to the first answered query.
         let t0 = perf_now();
         corpus.add(batch.to_vec(), vectors).expect("vectors fit");
+        corpus.set_source_stats(&format!("filing-{f}.pdf"), stats);
         if f == FILES - 1 {
             let q = e.embed_query(QUESTIONS[0], corpus.term_stats(&e));
             let hits = corpus.search(&q, QUESTIONS[0], 8, None, &Settings::paper().retrieval);

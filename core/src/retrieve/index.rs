@@ -14,8 +14,8 @@ use super::blend::{blend_all, cap_per_group};
 use super::embed::{embedding_inputs, OfflineEmbedder, TermStats};
 use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::{Doc, ExtractionConfidence, Hit};
-use std::cell::OnceCell;
-use std::collections::BTreeSet;
+use std::cell::{OnceCell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone)]
 struct HPoint(Vec<f32>);
@@ -43,8 +43,12 @@ pub struct Corpus {
     /// `docs.len() × dims`, row i belongs to `docs[i]`.
     vectors: Vec<f32>,
     slabs: Vec<Slab>,
-    /// Offline-embedder document frequencies, computed on first use from the documents.
+    /// Offline-embedder document frequencies, the sum of `source_stats`, on first use.
     stats: OnceCell<TermStats>,
+    /// Each file's share of `stats`: handed over from the batch that embedded it
+    /// (`set_source_stats`), or computed from its documents on first use. A change to one file
+    /// drops only its share, so a new file is search-ready without recomputing the others.
+    source_stats: RefCell<BTreeMap<String, TermStats>>,
 }
 
 const MAGIC: &[u8; 8] = b"CLAIRIDX";
@@ -61,7 +65,7 @@ struct Header {
 
 impl Corpus {
     pub fn new(embedder_name: impl Into<String>, dims: usize) -> Corpus {
-        Corpus { embedder: embedder_name.into(), dims, docs: vec![], vectors: vec![], slabs: vec![], stats: OnceCell::new() }
+        Corpus { embedder: embedder_name.into(), dims, docs: vec![], vectors: vec![], slabs: vec![], stats: OnceCell::new(), source_stats: RefCell::default() }
     }
 
     pub fn len(&self) -> usize {
@@ -97,6 +101,8 @@ impl Corpus {
                 return Err(format!("vector of {} holds a non-finite number", d.id));
             }
         }
+        let touched: BTreeSet<&str> = docs.iter().map(|d| d.source.as_str()).collect();
+        self.source_stats.get_mut().retain(|s, _| !touched.contains(s.as_str()));
         let new_ids: BTreeSet<&str> = docs.iter().map(|d| d.id.as_str()).collect();
         let mut all: Vec<(Doc, Vec<f32>)> = Vec::with_capacity(self.docs.len() + docs.len());
         for (i, d) in std::mem::take(&mut self.docs).into_iter().enumerate() {
@@ -121,6 +127,7 @@ impl Corpus {
 
     /// Remove every document of `source`; returns how many went.
     pub fn remove_source(&mut self, source: &str) -> usize {
+        self.source_stats.get_mut().remove(source);
         let before = self.docs.len();
         let mut all = vec![];
         for (i, d) in std::mem::take(&mut self.docs).into_iter().enumerate() {
@@ -177,12 +184,37 @@ impl Corpus {
         }
     }
 
-    /// Offline-embedder IDF statistics over the documents (computed once per corpus state).
+    /// Hand over `source`'s document frequencies from the batch that embedded all of its documents
+    /// (`OfflineEmbedder::embed_documents_with_stats`), after `add`.
+    pub fn set_source_stats(&mut self, source: &str, stats: TermStats) {
+        self.source_stats.get_mut().insert(source.to_string(), stats);
+        self.stats = OnceCell::new();
+    }
+
+    /// `source`'s share of the statistics, when known (to persist it with the file).
+    pub fn source_stats(&self, source: &str) -> Option<TermStats> {
+        self.source_stats.borrow().get(source).cloned()
+    }
+
+    /// Offline-embedder IDF statistics over the documents (computed once per corpus state): the
+    /// sum of every file's share, computing only the shares not known yet.
     pub fn term_stats(&self, e: &OfflineEmbedder) -> &TermStats {
         self.stats.get_or_init(|| {
+            let mut shares = self.source_stats.borrow_mut();
+            let sources: BTreeSet<&str> = self.docs.iter().map(|d| d.source.as_str()).collect();
+            shares.retain(|s, _| sources.contains(s.as_str()));
+            if sources.iter().any(|s| !shares.contains_key(*s)) {
+                // Page headings never cross files, so one pass over all documents gives each file's inputs.
+                let known: BTreeSet<String> = shares.keys().cloned().collect();
+                for (d, text) in self.docs.iter().zip(embedding_inputs(&self.docs)) {
+                    if !known.contains(&d.source) {
+                        shares.entry(d.source.clone()).or_default().add_features(&e.features(&text));
+                    }
+                }
+            }
             let mut st = TermStats::default();
-            for text in embedding_inputs(&self.docs) {
-                st.add_features(&e.features(&text));
+            for share in shares.values() {
+                st.merge(share);
             }
             st
         })
