@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 # The whole bench blocks the page for a while; the runner polls it over WebDriver.
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (latency is wall time: a busy machine inflates it)"
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-900}
 cargo test --target wasm32-unknown-unknown -p clair-worker --test bench \
   --config 'profile.dev.package.clair-core.opt-level=3' -- --include-ignored --nocapture "$@"

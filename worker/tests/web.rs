@@ -157,3 +157,19 @@ async fn a_database_without_its_object_store_is_cleared_and_rebuilt_with_a_notic
     assert_eq!(db.load_all().await.expect("read").len(), 1);
     db.close();
 }
+
+#[wasm_bindgen_test]
+fn the_simd128_distance_equals_the_portable_one() {
+    use clair_core::retrieve::index::{sq_l2, sq_l2_portable};
+    let mut seed = 7u32;
+    let mut next = || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+    };
+    for n in [0, 3, 16, 17, 1024, 1031] {
+        let a: Vec<f32> = (0..n).map(|_| next()).collect();
+        let b: Vec<f32> = (0..n).map(|_| next()).collect();
+        let (fast, slow) = (sq_l2(&a, &b), sq_l2_portable(&a, &b));
+        assert!((fast - slow).abs() <= 1e-5 * slow.max(1.0), "n={n}: {fast} vs {slow}");
+    }
+}
