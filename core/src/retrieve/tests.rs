@@ -330,3 +330,17 @@ fn a_new_file_joins_the_corpus_statistics_without_recomputing_the_others() {
     assert_eq!(incremental.term_stats(&e), only_other.term_stats(&e));
     assert_eq!(from_scratch.term_stats(&e), only_other.term_stats(&e));
 }
+
+#[test]
+fn a_sparse_query_scan_ranks_exactly_like_the_full_distance() {
+    let (c, e) = corpus_of(filing());
+    for q in ["How much was capex?", "net sales and cost of sales", "leases expiring through 2030", "raw material risk"] {
+        let qv = e.embed_query(q, c.term_stats(&e));
+        let fast = c.pool(&qv, 5, None);
+        let full = c.exact_pool(&qv, 5, None);
+        assert_eq!(fast.iter().map(|p| p.0).collect::<Vec<_>>(), full.iter().map(|p| p.0).collect::<Vec<_>>(), "{q}");
+        for (a, b) in fast.iter().zip(&full) {
+            assert!((a.1 - b.1).abs() < 1e-4, "{q}: {} vs {}", a.1, b.1);
+        }
+    }
+}
