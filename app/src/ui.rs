@@ -34,6 +34,8 @@ struct DocEntry {
     id: u64,
     name: String,
     status: DocStatus,
+    /// "restored" (from the browser's store at startup) or "already in library" (a re-drop).
+    note: Option<&'static str>,
 }
 
 thread_local! {
@@ -79,16 +81,31 @@ pub fn App() -> impl IntoView {
     let evaluate_open = RwSignal::new(false);
     // File names of the documents ready in the library (the Evaluate view matches `doc_name`s).
     let sources = Signal::derive(move || docs.with(|v| v.iter().filter(|d| matches!(d.status, DocStatus::Ready(_))).map(|d| d.name.clone()).collect::<Vec<_>>()));
+    // One line about the saved library (damaged entries dropped, store cleared, a write that failed).
+    let store_notice: RwSignal<Option<String>> = RwSignal::new(None);
 
     // Progress messages from the worker update the matching document row.
-    worker::set_progress_sink(move |msg| {
-        if let FromWorker::Progress { id, done, total, .. } = msg {
+    // At startup the worker announces the documents it restored from the browser's store.
+    worker::set_progress_sink(move |msg| match msg {
+        FromWorker::Progress { id, done, total, .. } => docs.update(|v| {
+            if let Some(d) = v.iter_mut().find(|d| d.id == id) {
+                d.status = DocStatus::Parsing { done, total };
+            }
+        }),
+        FromWorker::Restored { sources, notice } => {
             docs.update(|v| {
-                if let Some(d) = v.iter_mut().find(|d| d.id == id) {
-                    d.status = DocStatus::Parsing { done, total };
+                for info in sources {
+                    if !v.iter().any(|d| d.name == info.source) {
+                        v.push(DocEntry { id: worker::next_id(), name: info.source.clone(), status: DocStatus::Ready(info), note: Some("restored") });
+                    }
                 }
             });
+            if notice.is_some() {
+                store_notice.set(notice);
+            }
         }
+        FromWorker::Notice { message } => store_notice.set(Some(message)),
+        _ => {}
     });
     if let Err(e) = worker::ensure_started() {
         error.set(Some(e));
@@ -101,18 +118,20 @@ pub fn App() -> impl IntoView {
             let name = f.name();
             docs.update(|v| {
                 v.retain(|d| d.name != name);
-                v.push(DocEntry { id, name: name.clone(), status: DocStatus::Queued });
+                v.push(DocEntry { id, name: name.clone(), status: DocStatus::Queued, note: None });
             });
             queue.push((id, f));
         }
         spawn_local(async move {
             for (id, f) in queue {
                 let name = f.name();
-                let set = |s: DocStatus| docs.update(|v| {
+                let set_noted = |s: DocStatus, note: Option<&'static str>| docs.update(|v| {
                     if let Some(d) = v.iter_mut().find(|d| d.id == id) {
                         d.status = s;
+                        d.note = note;
                     }
                 });
+                let set = |s: DocStatus| set_noted(s, None);
                 let buf = match wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
                     Ok(b) => b,
                     Err(e) => {
@@ -123,7 +142,7 @@ pub fn App() -> impl IntoView {
                 let bytes = js_sys::Uint8Array::new(&buf);
                 let msg = ToWorker::Ingest { id, name: name.clone(), settings: settings.get_untracked().ingest };
                 match worker::request(msg, Some(bytes)).await {
-                    FromWorker::Ingested { info, .. } => set(DocStatus::Ready(info)),
+                    FromWorker::Ingested { info, already, .. } => set_noted(DocStatus::Ready(info), already.then_some("already in library")),
                     FromWorker::Failed { error, .. } => set(DocStatus::Failed(error)),
                     other => set(DocStatus::Failed(format!("unexpected worker reply: {other:?}"))),
                 }
@@ -309,6 +328,7 @@ pub fn App() -> impl IntoView {
                         <input id="file-input" type="file" accept="application/pdf,.pdf" multiple aria-label="Add PDFs" on:change=on_pick />
                     </label>
                 </div>
+                {move || store_notice.get().map(|n| view! { <p id="store-notice" class="store-notice" role="status">{n}</p> })}
                 <ul id="doc-list" class="doc-list">
                     {move || docs.get().into_iter().map(|d| {
                         let name = d.name.clone();
@@ -327,12 +347,14 @@ pub fn App() -> impl IntoView {
                             }.into_any(),
                             DocStatus::Failed(e) => view! { <span class="status doc-error" role="alert">{e.clone()}</span> }.into_any(),
                         };
+                        let note = d.note.map(|n| view! { <span class="status doc-note">{format!("· {n}")}</span> });
                         let n2 = name.clone();
                         let n3 = name.clone();
                         view! {
                             <li class="doc" data-name=n3>
                                 <span class="doc-name">{name}</span>
                                 {status}
+                                {note}
                                 <button class="link remove" title="Remove this document" on:click=move |_| remove_doc(n2.clone())>"remove"</button>
                             </li>
                         }

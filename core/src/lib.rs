@@ -17,6 +17,8 @@ pub mod protocol;
 #[cfg(feature = "pdf")]
 pub mod render;
 pub mod retrieve;
+// The library's persistent form in the browser (issue: corpus persists across reloads).
+pub mod store;
 // CLAIR-Fin method (issue 5): agents, ledger, deterministic tools, orchestration, export.
 pub mod agents;
 pub mod authority;

@@ -1,10 +1,15 @@
 //! The worker's state as a plain value: the corpus of ingested documents, the offline embedder, and
 //! each page's extracted text. The web worker is a thin shell around `Library::handle`; the same
 //! code is tested natively.
+//!
+//! Persistence (issue: corpus persists across reloads): every ingest and removal queues a
+//! `StoreOp` (`take_store_ops`) that the worker applies to IndexedDB, and `restore` rebuilds the
+//! library from the stored entries at startup. What is kept and how it is checked is `store.rs`.
 
 use crate::config::IngestSettings;
 use crate::protocol::{FromWorker, SourceInfo, ToWorker};
-use crate::retrieve::embed::OfflineEmbedder;
+use crate::retrieve::embed::{embedding_inputs, Embedder, OfflineEmbedder};
+use crate::store::{self, StoreOp, StoredFile};
 use crate::retrieve::index::Corpus;
 use std::collections::BTreeMap;
 
@@ -16,6 +21,13 @@ pub struct Library {
     infos: BTreeMap<String, SourceInfo>,
     /// source → the PDF's bytes, kept so the viewer can render any page.
     raw: BTreeMap<String, Vec<u8>>,
+    /// source → content key (SHA-256) of its bytes: the store entry, and how a re-drop is recognised.
+    keys: BTreeMap<String, String>,
+    /// Store writes not yet handed to the shell, in order.
+    store_ops: Vec<StoreOp>,
+    /// Files parsed and embedded since this library was created (a re-drop answered from the
+    /// library, or a restore, does not count).
+    pub parsed: u32,
     /// The last document rendered, parsed once for next/previous page.
     rendering: Option<(String, hayro_syntax::Pdf)>,
 }
@@ -29,14 +41,90 @@ impl Default for Library {
 impl Library {
     pub fn new() -> Self {
         let embedder = OfflineEmbedder::default();
-        let corpus = Corpus::new("offline", crate::retrieve::embed::Embedder::dims(&embedder));
-        Library { corpus, embedder, pages: BTreeMap::new(), infos: BTreeMap::new(), raw: BTreeMap::new(), rendering: None }
+        let corpus = Corpus::new(embedder.name(), embedder.dims());
+        Library {
+            corpus,
+            embedder,
+            pages: BTreeMap::new(),
+            infos: BTreeMap::new(),
+            raw: BTreeMap::new(),
+            keys: BTreeMap::new(),
+            store_ops: vec![],
+            parsed: 0,
+            rendering: None,
+        }
+    }
+
+    /// The store writes queued since the last call, oldest first; the shell applies them in order.
+    pub fn take_store_ops(&mut self) -> Vec<StoreOp> {
+        std::mem::take(&mut self.store_ops)
+    }
+
+    /// Rebuild the library from the store's raw entries (key, bytes), as read at startup. Damaged,
+    /// old-schema and superseded entries are queued for deletion; entries embedded by another
+    /// embedder are embedded again from their stored documents (no re-parse) and written back.
+    /// Returns the restored documents and, when something was dropped, a one-line notice.
+    pub fn restore(&mut self, entries: Vec<(String, Vec<u8>)>) -> (Vec<SourceInfo>, Option<String>) {
+        let plan = store::plan_restore(entries, &self.corpus.embedder);
+        self.store_ops.extend(plan.discard.into_iter().map(|key| StoreOp::Delete { key }));
+        let mut notice = plan.notice;
+        for f in plan.keep {
+            self.install(f, false, &mut notice);
+        }
+        for mut f in plan.reembed {
+            (f.vectors, f.stats) = {
+                let (v, st) = self.embedder.embed_documents_with_stats(&embedding_inputs(&f.docs));
+                (v, Some(st))
+            };
+            f.embedder = self.corpus.embedder.clone();
+            self.install(f, true, &mut notice);
+        }
+        (self.sources(), notice)
+    }
+
+    fn install(&mut self, f: StoredFile, write_back: bool, notice: &mut Option<String>) {
+        let name = f.info.source.clone();
+        if write_back {
+            match store::encode(&f) {
+                Ok(bytes) => self.store_ops.push(StoreOp::Put { key: f.key.clone(), bytes }),
+                Err(e) => *notice = Some(e),
+            }
+        }
+        if let Err(e) = self.corpus.add(f.docs, f.vectors) {
+            self.store_ops.push(StoreOp::Delete { key: f.key });
+            *notice = Some(format!("{name} could not be restored ({e}) and was removed from the library: drop it again."));
+            return;
+        }
+        if let Some(st) = f.stats {
+            self.corpus.set_source_stats(&name, st);
+        }
+        self.pages.insert(name.clone(), f.pages);
+        self.infos.insert(name.clone(), f.info);
+        self.raw.insert(name.clone(), f.pdf);
+        self.keys.insert(name, f.key);
+    }
+
+    /// The summary of `name` if exactly these bytes are already in the library.
+    fn already_has(&self, name: &str, key: &str) -> Option<SourceInfo> {
+        (self.keys.get(name).map(String::as_str) == Some(key)).then(|| self.infos.get(name).cloned()).flatten()
     }
 
     /// Parse, chunk, embed and index one PDF. A file that yields no text is an error the user can act on.
     pub fn ingest(
         &mut self,
         bytes: &[u8],
+        name: &str,
+        settings: &IngestSettings,
+        now_ms: &dyn Fn() -> f64,
+        progress: &mut dyn FnMut(u32, u32),
+    ) -> Result<SourceInfo, String> {
+        self.ingest_keyed(bytes, store::content_key(bytes), name, settings, now_ms, progress)
+    }
+
+    fn ingest_keyed(
+        &mut self,
+        bytes: &[u8],
+        key: String,
         name: &str,
         settings: &IngestSettings,
         now_ms: &dyn Fn() -> f64,
@@ -63,10 +151,13 @@ impl Library {
         }
         // Spec §5: each document is embedded with its page heading; IDF weighting within the file.
         let inputs = crate::retrieve::embed::embedding_inputs(&docs);
-        let vectors = self.embedder.embed_documents(&inputs);
+        let (vectors, stats) = self.embedder.embed_documents_with_stats(&inputs);
         let n_docs = docs.len();
         self.corpus.remove_source(name);
+        let kept = (docs.clone(), vectors.clone());
         self.corpus.add(docs, vectors).map_err(|e| format!("{name} could not be indexed: {e}"))?;
+        self.corpus.set_source_stats(name, stats.clone());
+        self.parsed += 1;
         let info = SourceInfo {
             source: name.to_string(),
             pages: ex.pages.len() as u32,
@@ -76,9 +167,27 @@ impl Library {
             warnings: ex.warnings.clone(),
             ingest_ms: now_ms() - t0,
         };
-        self.pages.insert(name.to_string(), ex.pages.iter().map(|p| p.text.clone()).collect());
+        let pages: Vec<String> = ex.pages.iter().map(|p| p.text.clone()).collect();
+        let entry = StoredFile {
+            key: key.clone(),
+            embedder: self.corpus.embedder.clone(),
+            info: info.clone(),
+            pages: pages.clone(),
+            docs: kept.0,
+            vectors: kept.1,
+            stats: Some(stats),
+            pdf: bytes.to_vec(),
+        };
+        // Put before delete: a crash in between leaves two entries for one name, which restore resolves.
+        if let Ok(b) = store::encode(&entry) {
+            self.store_ops.push(StoreOp::Put { key: key.clone(), bytes: b });
+        }
+        if let Some(old) = self.keys.insert(name.to_string(), key).filter(|old| *old != entry.key) {
+            self.store_ops.push(StoreOp::Delete { key: old });
+        }
+        self.pages.insert(name.to_string(), pages);
         self.infos.insert(name.to_string(), info.clone());
-        self.raw.insert(name.to_string(), bytes.to_vec());
+        self.raw.insert(name.to_string(), entry.pdf);
         if self.rendering.as_ref().is_some_and(|(s, _)| s == name) {
             self.rendering = None;
         }
@@ -118,11 +227,16 @@ impl Library {
                     emit(FromWorker::Failed { id, error: format!("{name}: no file contents arrived") });
                     return;
                 };
+                let key = store::content_key(bytes);
+                if let Some(info) = self.already_has(&name, &key) {
+                    emit(FromWorker::Ingested { id, info, already: true });
+                    return;
+                }
                 let n2 = name.clone();
                 let mut report = |done: u32, total: u32| emit(FromWorker::Progress { id, name: n2.clone(), done, total });
-                let r = self.ingest(bytes, &name, &settings, now_ms, &mut report);
+                let r = self.ingest_keyed(bytes, key, &name, &settings, now_ms, &mut report);
                 emit(match r {
-                    Ok(info) => FromWorker::Ingested { id, info },
+                    Ok(info) => FromWorker::Ingested { id, info, already: false },
                     Err(error) => FromWorker::Failed { id, error },
                 });
             }
@@ -136,6 +250,9 @@ impl Library {
                 self.pages.remove(&source);
                 self.infos.remove(&source);
                 self.raw.remove(&source);
+                if let Some(key) = self.keys.remove(&source) {
+                    self.store_ops.push(StoreOp::Delete { key });
+                }
                 if self.rendering.as_ref().is_some_and(|(s, _)| *s == source) {
                     self.rendering = None;
                 }
@@ -193,5 +310,71 @@ mod tests {
             Some(FromWorker::Failed { id: 4, error }) => assert!(error.contains("not loaded"), "{error}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    fn amcor() -> Option<Vec<u8>> {
+        std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/financebench/pdfs/AMCOR_2022_8K_dated-2022-07-01.pdf")).ok()
+    }
+
+    /// Apply queued store writes to a map standing in for IndexedDB.
+    fn apply(db: &mut BTreeMap<String, Vec<u8>>, lib: &mut Library) {
+        for op in lib.take_store_ops() {
+            match op {
+                StoreOp::Put { key, bytes } => db.insert(key, bytes),
+                StoreOp::Delete { key } => db.remove(&key),
+            };
+        }
+    }
+
+    #[test]
+    fn a_reloaded_library_answers_from_the_store_without_parsing_again() {
+        let Some(bytes) = amcor() else { return };
+        let name = "amcor.pdf".to_string();
+        let mut db = BTreeMap::new();
+        let mut lib = Library::new();
+        let mut out = vec![];
+        lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        apply(&mut db, &mut lib);
+        assert_eq!(db.len(), 1);
+        assert_eq!(db.keys().next(), Some(&store::content_key(&bytes)));
+
+        // Reload: a new library from the store.
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        apply(&mut db, &mut lib);
+        assert_eq!((sources.len(), notice, db.len(), lib.parsed), (1, None, 1, 0));
+        let mut out = vec![];
+        let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default() };
+        lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(&out[0], FromWorker::Hits { hits, .. } if !hits.is_empty() && hits[0].doc.source == name));
+        lib.handle(ToWorker::RenderPage { id: 3, source: name.clone(), page: 1, scale: 0.5 }, None, &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.last(), Some(FromWorker::PageImage { .. })), "{:?}", out.last());
+
+        // The same file dropped again is answered from the library.
+        lib.handle(ToWorker::Ingest { id: 4, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.last(), Some(FromWorker::Ingested { already: true, .. })), "{:?}", out.last());
+        assert_eq!(lib.parsed, 0);
+        assert!(lib.take_store_ops().is_empty());
+
+        // Removing it removes the entry.
+        lib.handle(ToWorker::Remove { id: 5, source: name }, None, &|| 0.0, &mut |m| out.push(m));
+        apply(&mut db, &mut lib);
+        assert!(db.is_empty());
+    }
+
+    #[test]
+    fn a_damaged_entry_is_dropped_with_a_notice_and_the_rest_restores() {
+        let Some(bytes) = amcor() else { return };
+        let mut db = BTreeMap::new();
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        apply(&mut db, &mut lib);
+        db.insert("bad".into(), b"{not json".to_vec());
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        apply(&mut db, &mut lib);
+        assert_eq!(sources.len(), 1);
+        assert!(notice.is_some_and(|n| n.contains("could not be read")));
+        assert!(!db.contains_key("bad") && db.len() == 1);
     }
 }

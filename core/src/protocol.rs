@@ -56,7 +56,19 @@ pub struct SourceInfo {
 pub enum FromWorker {
     Ready,
     Progress { id: u64, name: String, done: u32, total: u32 },
-    Ingested { id: u64, info: SourceInfo },
+    /// `already`: the same file (same name, same bytes) was in the library, so it was answered
+    /// from there without parsing or embedding it again.
+    Ingested {
+        id: u64,
+        info: SourceInfo,
+        #[serde(default)]
+        already: bool,
+    },
+    /// Sent once at startup, before `Ready`: the documents restored from the browser's store, and a
+    /// one-line notice when part or all of the store was unreadable and had to be cleared.
+    Restored { sources: Vec<SourceInfo>, notice: Option<String> },
+    /// Something the user should know that answers no request (e.g. the store could not be written).
+    Notice { message: String },
     Hits { id: u64, hits: Vec<Hit> },
     Sources { id: u64, sources: Vec<SourceInfo> },
     PageText { id: u64, source: String, page: u32, text: String },
@@ -82,7 +94,7 @@ pub enum FromWorker {
 impl FromWorker {
     pub fn id(&self) -> Option<u64> {
         match self {
-            FromWorker::Ready => None,
+            FromWorker::Ready | FromWorker::Restored { .. } | FromWorker::Notice { .. } => None,
             FromWorker::Progress { id, .. }
             | FromWorker::Ingested { id, .. }
             | FromWorker::Hits { id, .. }

@@ -5,8 +5,16 @@
 //! which is `[json, png bytes]`. PDF parsing, indexing
 //! and search all happen here, so the page never blocks. A bad file is an error message, never a
 //! dead worker: core's parser returns warnings instead of panicking.
+//!
+//! At startup the library is restored from IndexedDB (`clair_worker::idb`, decisions in
+//! `clair_core::store`) and the restored documents are announced (`Restored`) before `Ready`; the app
+//! queues its requests until `Ready`. After every message the library's queued store writes are
+//! applied in order (one transaction each; IndexedDB runs read-write transactions on one store in
+//! creation order) and the message's reply is posted once they have committed.
 
 use clair_core::library::Library;
+use clair_core::store::DB_NAME;
+use clair_worker::idb::{self, Db};
 use clair_core::protocol::{FromWorker, ToWorker};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,9 +42,38 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// Hand the library's queued writes to IndexedDB, then post `replies`: a document shown as ready
+/// (or removed) is already saved (or deleted) when the user sees it, so a reload right after keeps it.
+/// A failed write (quota, private mode) is a notice; the replies go out either way.
+fn persist_then_reply(library: &RefCell<Library>, db: &Option<Db>, scope: &DedicatedWorkerGlobalScope, replies: Vec<FromWorker>) {
+    let ops = library.borrow_mut().take_store_ops();
+    let db = match db {
+        Some(db) if !ops.is_empty() => db.clone(),
+        _ => {
+            replies.iter().for_each(|m| post(scope, m));
+            return;
+        }
+    };
+    let scope = scope.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = db.apply(&ops).await {
+            post(&scope, &FromWorker::Notice { message: format!("{e}: this document will not be kept across reloads") });
+        }
+        replies.iter().for_each(|m| post(&scope, m));
+    });
+}
+
 fn main() {
+    wasm_bindgen_futures::spawn_local(start());
+}
+
+async fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let library = Rc::new(RefCell::new(Library::new()));
+    let (db, entries, mut notice) = idb::open_or_reset(DB_NAME).await;
+    let (sources, restore_notice) = library.borrow_mut().restore(entries);
+    notice = notice.or(restore_notice);
+    persist_then_reply(&library, &db, &scope, vec![]);
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
@@ -50,10 +87,17 @@ fn main() {
                 return;
             }
         };
-        let mut emit = |m: FromWorker| post(&reply_scope, &m);
+        // Progress goes out at once; the answer waits for its store writes.
+        let mut replies = vec![];
+        let mut emit = |m: FromWorker| match m {
+            FromWorker::Progress { .. } => post(&reply_scope, &m),
+            other => replies.push(other),
+        };
         library.borrow_mut().handle(msg, bytes.as_deref(), &now_ms, &mut emit);
+        persist_then_reply(&library, &db, &reply_scope, replies);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    post(&scope, &FromWorker::Restored { sources, notice });
     post(&scope, &FromWorker::Ready);
 }

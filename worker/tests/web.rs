@@ -76,3 +76,100 @@ fn garbage_and_truncated_files_are_errors_not_a_dead_worker() {
     let r = send(&mut lib, ToWorker::Ingest { id: 3, name: AMCOR_NAME.into(), settings: s.ingest.clone() }, Some(AMCOR));
     assert!(matches!(r.last(), Some(FromWorker::Ingested { .. })));
 }
+
+// Persistence (issue: corpus persists across reloads), against the browser's real IndexedDB. Each
+// test uses its own database name so they do not see each other's entries.
+
+use clair_core::store::StoreOp;
+use clair_worker::idb;
+use wasm_bindgen::JsCast;
+
+async fn reload(name: &str) -> (Library, idb::Db, Vec<clair_core::protocol::SourceInfo>, Option<String>) {
+    let (db, entries, open_notice) = idb::open_or_reset(name).await;
+    let db = db.expect("IndexedDB is available in headless Chromium");
+    let mut lib = Library::new();
+    let (sources, notice) = lib.restore(entries);
+    db.apply(&lib.take_store_ops()).await.expect("store writes commit");
+    (lib, db, sources, open_notice.or(notice))
+}
+
+#[wasm_bindgen_test]
+async fn a_reloaded_library_comes_back_from_indexeddb_without_parsing_or_embedding_again() {
+    let name = "clair-test-reload";
+    idb::delete_database(name).await.expect("delete");
+    let s = Settings::paper();
+
+    let (mut lib, db, sources, notice) = reload(name).await;
+    assert!(sources.is_empty() && notice.is_none(), "{notice:?}");
+    let r = send(&mut lib, ToWorker::Ingest { id: 1, name: AMCOR_NAME.into(), settings: s.ingest.clone() }, Some(AMCOR));
+    assert!(matches!(r.last(), Some(FromWorker::Ingested { already: false, .. })));
+    let ops = lib.take_store_ops();
+    assert!(matches!(ops.as_slice(), [StoreOp::Put { .. }]));
+    db.apply(&ops).await.expect("put commits");
+    db.close();
+
+    // Reload: a fresh library from what IndexedDB holds.
+    let (mut lib, db, sources, notice) = reload(name).await;
+    assert_eq!((sources.len(), notice, lib.parsed), (1, None, 0));
+    assert_eq!(sources[0].source, AMCOR_NAME);
+    let q = "Amcor Finance USA guarantee notes supplemental indenture";
+    let r = send(&mut lib, ToWorker::Search { id: 2, query: q.into(), k: 5, modality: Some(Modality::Text), settings: s.retrieval.clone() }, None);
+    assert!(matches!(&r[0], FromWorker::Hits { hits, .. } if hits.first().is_some_and(|h| h.doc.text.to_lowercase().contains("amcor"))));
+    let r = send(&mut lib, ToWorker::RenderPage { id: 3, source: AMCOR_NAME.into(), page: 1, scale: 0.5 }, None);
+    assert!(matches!(&r[0], FromWorker::PageImage { png, .. } if png.starts_with(b"\x89PNG")));
+
+    // Dropping the same file again is answered from the library.
+    let r = send(&mut lib, ToWorker::Ingest { id: 4, name: AMCOR_NAME.into(), settings: s.ingest.clone() }, Some(AMCOR));
+    assert!(matches!(r.as_slice(), [FromWorker::Ingested { already: true, .. }]), "{r:?}");
+    assert_eq!(lib.parsed, 0);
+
+    // A damaged entry next to the good one: dropped with a notice, the good one restores.
+    db.put_raw("0000", b"{\"not\": \"an entry\"}").await.expect("put");
+    db.close();
+    let (mut lib, db, sources, notice) = reload(name).await;
+    assert_eq!(sources.len(), 1);
+    assert!(notice.as_deref().is_some_and(|n| n.contains("could not be read")), "{notice:?}");
+    assert_eq!(db.load_all().await.expect("read").len(), 1, "the damaged entry is gone");
+
+    // Removing the document removes its entry.
+    send(&mut lib, ToWorker::Remove { id: 5, source: AMCOR_NAME.into() }, None);
+    db.apply(&lib.take_store_ops()).await.expect("delete commits");
+    assert!(db.load_all().await.expect("read").is_empty());
+    db.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_database_without_its_object_store_is_cleared_and_rebuilt_with_a_notice() {
+    let name = "clair-test-broken";
+    idb::delete_database(name).await.expect("delete");
+    // A database at the right version but without the object store (no upgrade handler ran).
+    let factory: web_sys::IdbFactory = js_sys::Reflect::get(&js_sys::global(), &"indexedDB".into()).unwrap().unchecked_into();
+    let req = factory.open_with_u32(name, clair_core::store::DB_VERSION).unwrap();
+    let raw: web_sys::IdbDatabase = idb::request(&req, "open").await.unwrap().unchecked_into();
+    raw.close();
+
+    let (mut lib, db, sources, notice) = reload(name).await;
+    assert!(sources.is_empty());
+    assert!(notice.as_deref().is_some_and(|n| n.contains("was cleared") && !n.contains('\n')), "{notice:?}");
+    // The rebuilt store works.
+    send(&mut lib, ToWorker::Ingest { id: 1, name: AMCOR_NAME.into(), settings: Settings::paper().ingest }, Some(AMCOR));
+    db.apply(&lib.take_store_ops()).await.expect("put commits");
+    assert_eq!(db.load_all().await.expect("read").len(), 1);
+    db.close();
+}
+
+#[wasm_bindgen_test]
+fn the_simd128_distance_equals_the_portable_one() {
+    use clair_core::retrieve::index::{sq_l2, sq_l2_portable};
+    let mut seed = 7u32;
+    let mut next = || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+    };
+    for n in [0, 3, 16, 17, 1024, 1031] {
+        let a: Vec<f32> = (0..n).map(|_| next()).collect();
+        let b: Vec<f32> = (0..n).map(|_| next()).collect();
+        let (fast, slow) = (sq_l2(&a, &b), sq_l2_portable(&a, &b));
+        assert!((fast - slow).abs() <= 1e-5 * slow.max(1.0), "n={n}: {fast} vs {slow}");
+    }
+}

@@ -99,7 +99,9 @@ fn page_heading(text: &str) -> String {
 // Offline embedder
 
 /// Document frequencies of the offline embedder's features over a corpus (query-side IDF).
-#[derive(Debug, Clone, Default)]
+/// Additive: a corpus's statistics are the sum of its files' (`merge`), so adding a file never
+/// recomputes the others.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TermStats {
     pub docs: u32,
     pub df: HashMap<String, u32>,
@@ -110,6 +112,12 @@ impl TermStats {
         self.docs += 1;
         for f in feats.keys() {
             *self.df.entry(f.clone()).or_insert(0) += 1;
+        }
+    }
+    pub fn merge(&mut self, other: &TermStats) {
+        self.docs += other.docs;
+        for (f, n) in &other.df {
+            *self.df.entry(f.clone()).or_insert(0) += n;
         }
     }
     /// BM25's idf, and 0 for a feature no document has (it can only add hash-collision noise).
@@ -204,13 +212,20 @@ impl OfflineEmbedder {
     /// the filing says ("million", "fiscal", the company name). With the query-side IDF this is the
     /// classic ltc·ltc cosine. Deterministic for a given batch.
     pub fn embed_documents(&self, texts: &[String]) -> Vec<Vec<f32>> {
+        self.embed_documents_with_stats(texts).0
+    }
+
+    /// `embed_documents` plus the batch's document frequencies, which are the file's share of the
+    /// corpus statistics (`Corpus::set_source_stats`): a new file is search-ready without
+    /// recomputing every other file's features.
+    pub fn embed_documents_with_stats(&self, texts: &[String]) -> (Vec<Vec<f32>>, TermStats) {
         let feats: Vec<BTreeMap<String, f32>> = texts.iter().map(|t| self.features(t)).collect();
         let mut st = TermStats::default();
         for f in &feats {
             st.add_features(f);
         }
         let n = st.docs as f32;
-        feats
+        let vectors = feats
             .iter()
             .map(|f| {
                 let weighted: BTreeMap<String, f32> = f
@@ -222,7 +237,8 @@ impl OfflineEmbedder {
                     .collect();
                 self.featureless_to_sentinel(self.hash(&weighted, None))
             })
-            .collect()
+            .collect();
+        (vectors, st)
     }
 
     /// Unit vector of a query, each feature weighted by its IDF in the corpus being searched.

@@ -301,3 +301,46 @@ fn rows_of_one_statement_page_do_not_fill_the_top_k() {
     let ls = LocalSearch { corpus: &c, embedder: &e, settings: &reference };
     assert!(ls.search_now("net sales by region", 6, None).unwrap().iter().all(|h| h.doc.page == 37), "0 = the reference's uncapped top k");
 }
+
+#[test]
+fn a_new_file_joins_the_corpus_statistics_without_recomputing_the_others() {
+    let other: Vec<Doc> = filing()
+        .into_iter()
+        .map(|mut d| {
+            d.source = "other.pdf".into();
+            d.id = d.id.replace("acme", "other");
+            d.text = d.text.replace("Acme", "Other Corp").replace("adhesives", "semiconductors");
+            d
+        })
+        .collect();
+    let e = OfflineEmbedder::default();
+    let mut incremental = Corpus::new(e.name(), e.dims());
+    for file in [filing(), other.clone()] {
+        let source = file[0].source.clone();
+        let (v, st) = e.embed_documents_with_stats(&embedding_inputs(&file));
+        incremental.add(file, v).unwrap();
+        incremental.set_source_stats(&source, st);
+    }
+    let (mut from_scratch, _) = corpus_of(filing().into_iter().chain(other.clone()).collect());
+    assert_eq!(incremental.term_stats(&e), from_scratch.term_stats(&e));
+
+    incremental.remove_source("acme.pdf");
+    from_scratch.remove_source("acme.pdf");
+    let (only_other, _) = corpus_of(other);
+    assert_eq!(incremental.term_stats(&e), only_other.term_stats(&e));
+    assert_eq!(from_scratch.term_stats(&e), only_other.term_stats(&e));
+}
+
+#[test]
+fn a_sparse_query_scan_ranks_exactly_like_the_full_distance() {
+    let (c, e) = corpus_of(filing());
+    for q in ["How much was capex?", "net sales and cost of sales", "leases expiring through 2030", "raw material risk"] {
+        let qv = e.embed_query(q, c.term_stats(&e));
+        let fast = c.pool(&qv, 5, None);
+        let full = c.exact_pool(&qv, 5, None);
+        assert_eq!(fast.iter().map(|p| p.0).collect::<Vec<_>>(), full.iter().map(|p| p.0).collect::<Vec<_>>(), "{q}");
+        for (a, b) in fast.iter().zip(&full) {
+            assert!((a.1 - b.1).abs() < 1e-4, "{q}: {} vs {}", a.1, b.1);
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! The worker's platform glue that its tests also use: IndexedDB I/O for the library store.
+//! Decisions (keys, encoding, validation, what to restore) live in `clair_core::store`.
+
+pub mod idb;
