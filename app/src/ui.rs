@@ -12,6 +12,7 @@ use crate::graph::LedgerGraph;
 use crate::viewer::{PageViewer, Target, Viewer};
 use clair_core::view::settings_form;
 use clair_core::export::RunExport;
+use clair_core::history::RunSummary;
 use clair_core::llm::{CallEvent, LlmClient};
 use clair_core::protocol::{FromWorker, SourceInfo, ToWorker};
 use leptos::prelude::*;
@@ -165,6 +166,39 @@ pub fn App() -> impl IntoView {
         input.set_value("");
     };
 
+    // Past runs (kept by the worker in IndexedDB): listed at start, added after every finished run.
+    let past: RwSignal<Vec<RunSummary>> = RwSignal::new(vec![]);
+    let runs_request = move |msg: ToWorker| {
+        spawn_local(async move {
+            match worker::request(msg, None).await {
+                FromWorker::Runs { runs, .. } => past.set(runs),
+                FromWorker::Failed { error: e, .. } => error.set(Some(format!("Past runs: {e}"))),
+                _ => {}
+            }
+        });
+    };
+    runs_request(ToWorker::ListRuns { id: worker::next_id() });
+    let open_past = move |key: String| {
+        spawn_local(async move {
+            match worker::request(ToWorker::OpenRun { id: worker::next_id(), key }, None).await {
+                FromWorker::Run { json, .. } => match RunExport::from_json(&json) {
+                    Ok(r) => {
+                        error.set(None);
+                        progress.set(vec![]);
+                        viewer.target.set(None);
+                        selected.set(r.claims.first().map(|c| c.claim_id.clone()));
+                        question.set(r.question.clone());
+                        imported.set(None);
+                        run.set(Some(r));
+                    }
+                    Err(e) => error.set(Some(e)),
+                },
+                FromWorker::Failed { error: e, .. } => error.set(Some(e)),
+                other => error.set(Some(format!("unexpected worker reply: {other:?}"))),
+            }
+        });
+    };
+
     let remove_doc = move |name: String| {
         docs.update(|v| v.retain(|d| d.name != name));
         spawn_local(async move {
@@ -221,6 +255,7 @@ pub fn App() -> impl IntoView {
                 Ok(r) => {
                     progress.update(|p| p.push(format!("done in {:.1} s", (now_ms() - t0) / 1000.0)));
                     selected.set(r.claims.first().map(|c| c.claim_id.clone()));
+                    runs_request(ToWorker::SaveRun { id: worker::next_id(), json: r.to_json(), saved_at_ms: js_sys::Date::now() });
                     run.set(Some(r));
                 }
                 Err(e) => error.set(Some(e)),
@@ -361,6 +396,25 @@ pub fn App() -> impl IntoView {
                     }).collect_view()}
                 </ul>
 
+            </section>
+            <section class="panel past-runs" aria-label="Past runs">
+                <h2>"Past runs"</h2>
+                {move || past.with(|v| v.is_empty()).then(|| view! { <p class="muted">"Finished runs are kept here, in this browser."</p> })}
+                <ul id="past-runs" class="past-list">
+                    {move || past.get().into_iter().map(|r| {
+                        let (k1, k2) = (r.key.clone(), r.key.clone());
+                        let when = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(r.saved_at_ms)).to_locale_string("en-GB", &wasm_bindgen::JsValue::UNDEFINED);
+                        let meta = format!("{} · {} of {} claim(s) published · {}", r.outcome, r.published, r.claims, String::from(when));
+                        view! {
+                            <li class="past-run" data-key=r.key.clone()>
+                                <button class="link open-run" title="Reopen this run" on:click=move |_| open_past(k1.clone())>{r.question.clone()}</button>
+                                <span class=format!("status past-{}", r.outcome)>{meta}</span>
+                                <button class="link remove delete-run" aria-label="Delete this run"
+                                    on:click=move |_| runs_request(ToWorker::DeleteRun { id: worker::next_id(), key: k2.clone() })>"delete"</button>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
             </section>
             </div>
 

@@ -279,6 +279,10 @@ impl Library {
                 }),
                 Err(error) => emit(FromWorker::Failed { id, error }),
             },
+            // Past runs are not the library's: the worker shell serves them from their own store.
+            ToWorker::SaveRun { id, .. } | ToWorker::ListRuns { id } | ToWorker::OpenRun { id, .. } | ToWorker::DeleteRun { id, .. } => {
+                emit(FromWorker::Failed { id, error: "past runs are kept by the worker, not the document library".into() })
+            }
         }
     }
 }

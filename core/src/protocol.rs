@@ -22,6 +22,13 @@ pub enum ToWorker {
     PageText { id: u64, source: String, page: u32 },
     /// One page as a PNG at `scale` pixels per point (the viewer asks for ~1.5).
     RenderPage { id: u64, source: String, page: u32, scale: f32 },
+    /// Keep a finished run (its lossless export) in the past-runs store (`history`).
+    SaveRun { id: u64, json: String, saved_at_ms: f64 },
+    /// The past runs, newest first.
+    ListRuns { id: u64 },
+    /// One past run's export, by its `RunSummary::key`.
+    OpenRun { id: u64, key: String },
+    DeleteRun { id: u64, key: String },
 }
 
 impl ToWorker {
@@ -32,7 +39,11 @@ impl ToWorker {
             | ToWorker::Remove { id, .. }
             | ToWorker::List { id }
             | ToWorker::PageText { id, .. }
-            | ToWorker::RenderPage { id, .. } => *id,
+            | ToWorker::RenderPage { id, .. }
+            | ToWorker::SaveRun { id, .. }
+            | ToWorker::ListRuns { id }
+            | ToWorker::OpenRun { id, .. }
+            | ToWorker::DeleteRun { id, .. } => *id,
         }
     }
 }
@@ -87,6 +98,10 @@ pub enum FromWorker {
         #[serde(skip)]
         png: Vec<u8>,
     },
+    /// The past runs, newest first (the reply to SaveRun, ListRuns and DeleteRun).
+    Runs { id: u64, runs: Vec<crate::history::RunSummary> },
+    /// A past run's export (JSON, `clair-fin/run@1`).
+    Run { id: u64, json: String },
     /// A request failed; `error` is a message for the user.
     Failed { id: u64, error: String },
 }
@@ -101,6 +116,8 @@ impl FromWorker {
             | FromWorker::Sources { id, .. }
             | FromWorker::PageText { id, .. }
             | FromWorker::PageImage { id, .. }
+            | FromWorker::Runs { id, .. }
+            | FromWorker::Run { id, .. }
             | FromWorker::Failed { id, .. } => Some(*id),
         }
     }

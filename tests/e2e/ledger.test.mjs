@@ -351,3 +351,23 @@ test('the app renders first quickly and a 300-node ledger graph pans at a usable
     await fresh.close();
   }
 });
+
+test('a finished run is listed under Past runs after a reload, reopens identically and can be deleted', async () => {
+  assert.ok(shown, 'the first test asked a question');
+  const { page, errors } = await openApp(context, site.url); // same profile as the first test
+  const item = page.locator('#past-runs .past-run').filter({ hasText: QUESTION });
+  await item.first().waitFor({ timeout: 30000 });
+  assert.match(await item.first().locator('.status').textContent(), /^(answered|partial|abstained) · \d+ of \d+ claim\(s\) published · /);
+  await item.first().locator('.open-run').click();
+  await page.getByRole('region', { name: 'Answer' }).waitFor();
+  assert.equal(await page.textContent('#answer .answer-text'), shown.answer, 'the same answer');
+  assert.deepEqual(await page.$$eval('#answer .claim-link', (els) => els.map((e) => e.textContent)), shown.claims, 'the same claims');
+  const before = await page.locator('#past-runs .past-run').count();
+  await item.first().locator('.delete-run').click();
+  await page.waitForFunction((n) => document.querySelectorAll('#past-runs .past-run').length === n - 1, before);
+  await page.reload();
+  await page.waitForSelector('#drop-zone');
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('#past-runs .past-run').count(), before - 1, 'the deletion is kept');
+  assert.deepEqual(errors, []);
+});

@@ -4,23 +4,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, startMock, launch, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
 
 const KEY = 'sk-test-e2e-persist';
 const JNJ = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf';
 const row = `.doc[data-name="${JNJ}"]`;
-let site, mock, context;
+let site, mock, context, env;
 
 before(async () => {
-  site = await serveDist();
-  mock = await startMock(['--require-key', KEY]);
-  context = await launch();
+  env = await startAll(['--require-key', KEY]);
+  ({ site, mock, context } = env);
 });
-after(async () => {
-  await context?.close();
-  mock?.stop();
-  await site?.close();
-});
+after(async () => { await env?.stop(); });
 
 test('a dropped 8-K survives a reload, still answers, is not re-ingested when dropped again, and removal is permanent', async () => {
   const { page, errors } = await openApp(context, site.url);
@@ -36,7 +31,8 @@ test('a dropped 8-K survives a reload, still answers, is not re-ingested when dr
   assert.equal(await page.$('#store-notice'), null, 'a healthy store restores silently');
 
   // Askable: the restored index answers with a citation into the 8-K.
-  await connect(page, mock.base, KEY);
+  await connect(page, mock.base, KEY); // a new API origin reloads the page (CSP): restored once more
+  await page.waitForSelector(`${row} .status.ready`, { timeout: 60000 });
   await page.fill('#question', 'What is the amount of the cash proceeds that JnJ realised from the separation of Kenvue?');
   await page.click('#ask');
   await page.waitForSelector('#answer', { timeout: 120000 });

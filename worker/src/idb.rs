@@ -115,16 +115,7 @@ impl Db {
         let vals: Array = request(&vals_req, "could not read the library store").await?.unchecked_into();
         let mut out = Vec::with_capacity(keys.length() as usize);
         for i in 0..keys.length() {
-            let key = keys.get(i).as_string().unwrap_or_default();
-            let v = vals.get(i);
-            let bytes = if v.is_instance_of::<Uint8Array>() {
-                v.unchecked_into::<Uint8Array>().to_vec()
-            } else if v.is_instance_of::<js_sys::ArrayBuffer>() {
-                Uint8Array::new(&v).to_vec()
-            } else {
-                vec![]
-            };
-            out.push((key, bytes));
+            out.push((keys.get(i).as_string().unwrap_or_default(), bytes_of(vals.get(i))));
         }
         Ok(out)
     }
@@ -147,6 +138,26 @@ impl Db {
         committed(&tx, WHAT).await
     }
 
+    /// The entries whose keys lie in `[lo, hi)` (e.g. every `s:` summary without the run exports).
+    pub async fn load_range(&self, lo: &str, hi: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+        const WHAT: &str = "could not read the store";
+        let range = web_sys::IdbKeyRange::bound_with_lower_open_and_upper_open(&JsValue::from_str(lo), &JsValue::from_str(hi), false, true).map_err(|e| js_err(WHAT, e))?;
+        let tx = self.0.transaction_with_str_and_mode(OBJECT_STORE, IdbTransactionMode::Readonly).map_err(|e| js_err(WHAT, e))?;
+        let os = tx.object_store(OBJECT_STORE).map_err(|e| js_err(WHAT, e))?;
+        let keys: Array = request(&os.get_all_keys_with_key(&range).map_err(|e| js_err(WHAT, e))?, WHAT).await?.unchecked_into();
+        let vals: Array = request(&os.get_all_with_key(&range).map_err(|e| js_err(WHAT, e))?, WHAT).await?.unchecked_into();
+        Ok((0..keys.length()).map(|i| (keys.get(i).as_string().unwrap_or_default(), bytes_of(vals.get(i)))).collect())
+    }
+
+    /// One entry's bytes, or None when the key is absent.
+    pub async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
+        const WHAT: &str = "could not read the store";
+        let tx = self.0.transaction_with_str_and_mode(OBJECT_STORE, IdbTransactionMode::Readonly).map_err(|e| js_err(WHAT, e))?;
+        let os = tx.object_store(OBJECT_STORE).map_err(|e| js_err(WHAT, e))?;
+        let v = request(&os.get(&JsValue::from_str(key)).map_err(|e| js_err(WHAT, e))?, WHAT).await?;
+        Ok(if v.is_undefined() { None } else { Some(bytes_of(v)) })
+    }
+
     /// Write raw bytes under a key (tests use it to plant damaged entries).
     pub async fn put_raw(&self, key: &str, bytes: &[u8]) -> Result<(), String> {
         self.apply(&[StoreOp::Put { key: key.into(), bytes: bytes.to_vec() }]).await
@@ -157,10 +168,30 @@ impl Db {
     }
 }
 
+/// A stored value as bytes; anything else comes back empty (decoders report it as damaged).
+fn bytes_of(v: JsValue) -> Vec<u8> {
+    if v.is_instance_of::<Uint8Array>() {
+        v.unchecked_into::<Uint8Array>().to_vec()
+    } else if v.is_instance_of::<js_sys::ArrayBuffer>() {
+        Uint8Array::new(&v).to_vec()
+    } else {
+        vec![]
+    }
+}
+
 /// Delete a whole database (resolves also when it did not exist).
 pub async fn delete_database(name: &str) -> Result<(), String> {
     let req = factory()?.delete_database(name).map_err(|e| js_err("could not clear the library store", e))?;
     request(&req, "could not clear the library store").await.map(|_| ())
+}
+
+/// Open a store without reading it (its owner reads what it needs, when it needs it); a store that
+/// cannot be opened is deleted and recreated with a notice, like `open_or_reset`.
+pub async fn open_or_reset_empty(name: &str) -> (Option<Db>, Vec<(String, Vec<u8>)>, Option<String>) {
+    match Db::open_named(name).await {
+        Ok(db) => (Some(db), vec![], None),
+        Err(_) => open_or_reset(name).await,
+    }
 }
 
 /// Open the store and read it; if it cannot be opened or read (missing object store, a broken

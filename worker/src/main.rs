@@ -12,7 +12,9 @@
 //! applied in order (one transaction each; IndexedDB runs read-write transactions on one store in
 //! creation order) and the message's reply is posted once they have committed.
 
+use clair_core::history::{self, RunSummary};
 use clair_core::library::Library;
+use clair_core::store::StoreOp;
 use clair_core::store::DB_NAME;
 use clair_worker::idb::{self, Db};
 use clair_core::protocol::{FromWorker, ToWorker};
@@ -63,6 +65,78 @@ fn persist_then_reply(library: &RefCell<Library>, db: &Option<Db>, scope: &Dedic
     });
 }
 
+/// The past-runs store (`clair_core::history`): its own IndexedDB database, so a damaged run can
+/// never cost the document library. Summaries are read once, on first use; a run's export only
+/// when it is reopened.
+const RUNS_DB: &str = "clair-fin-runs";
+
+struct Runs {
+    db: Option<Db>,
+    notice: Option<String>,
+    list: Option<Vec<RunSummary>>,
+}
+
+async fn runs_reply(runs: Rc<RefCell<Runs>>, msg: ToWorker) -> FromWorker {
+    let id = msg.id();
+    let db = {
+        let r = runs.borrow();
+        match &r.db {
+            Some(db) => db.clone(),
+            None => return FromWorker::Failed { id, error: r.notice.clone().unwrap_or_else(|| "past runs cannot be kept in this browser".into()) },
+        }
+    };
+    if runs.borrow().list.is_none() {
+        let entries = match db.load_range("s:", "s;").await {
+            Ok(e) => e,
+            Err(e) => return FromWorker::Failed { id, error: e },
+        };
+        let (list, damaged) = history::list(&entries);
+        let ops: Vec<StoreOp> = damaged.into_iter().map(|key| StoreOp::Delete { key }).collect();
+        let _ = db.apply(&ops).await;
+        runs.borrow_mut().list = Some(list);
+    }
+    let current = || runs.borrow().list.clone().unwrap_or_default();
+    match msg {
+        ToWorker::ListRuns { .. } => FromWorker::Runs { id, runs: current() },
+        ToWorker::SaveRun { json, saved_at_ms, .. } => {
+            let run = match clair_core::export::RunExport::from_json(&json) {
+                Ok(r) => r,
+                Err(e) => return FromWorker::Failed { id, error: e },
+            };
+            let (summary, puts) = history::entries(&run, saved_at_ms);
+            let mut list = current();
+            list.insert(0, summary);
+            let mut ops: Vec<StoreOp> = puts.into_iter().map(|(key, bytes)| StoreOp::Put { key, bytes }).collect();
+            ops.extend(history::evict(&list, history::KEEP).into_iter().map(|key| StoreOp::Delete { key }));
+            list.truncate(history::KEEP);
+            if let Err(e) = db.apply(&ops).await {
+                return FromWorker::Failed { id, error: format!("{e}: this run is not kept in Past runs (export it to keep it)") };
+            }
+            runs.borrow_mut().list = Some(list.clone());
+            FromWorker::Runs { id, runs: list }
+        }
+        ToWorker::OpenRun { key, .. } => match db.get(&history::run_key(&key)).await {
+            Ok(Some(bytes)) => match history::open(&bytes) {
+                Ok(run) => FromWorker::Run { id, json: run.to_json() },
+                Err(e) => FromWorker::Failed { id, error: format!("this past run cannot be read ({e}); delete it") },
+            },
+            Ok(None) => FromWorker::Failed { id, error: "this past run is no longer stored".into() },
+            Err(e) => FromWorker::Failed { id, error: e },
+        },
+        ToWorker::DeleteRun { key, .. } => {
+            let ops = vec![StoreOp::Delete { key: history::summary_key(&key) }, StoreOp::Delete { key: history::run_key(&key) }];
+            if let Err(e) = db.apply(&ops).await {
+                return FromWorker::Failed { id, error: e };
+            }
+            let mut list = current();
+            list.retain(|r| r.key != key);
+            runs.borrow_mut().list = Some(list.clone());
+            FromWorker::Runs { id, runs: list }
+        }
+        _ => FromWorker::Failed { id, error: "not a past-runs request".into() },
+    }
+}
+
 fn main() {
     wasm_bindgen_futures::spawn_local(start());
 }
@@ -74,6 +148,8 @@ async fn start() {
     let (sources, restore_notice) = library.borrow_mut().restore(entries);
     notice = notice.or(restore_notice);
     persist_then_reply(&library, &db, &scope, vec![]);
+    let (runs_db, _, runs_notice) = idb::open_or_reset_empty(RUNS_DB).await;
+    let runs = Rc::new(RefCell::new(Runs { db: runs_db, notice: runs_notice, list: None }));
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
@@ -87,6 +163,11 @@ async fn start() {
                 return;
             }
         };
+        if matches!(msg, ToWorker::SaveRun { .. } | ToWorker::ListRuns { .. } | ToWorker::OpenRun { .. } | ToWorker::DeleteRun { .. }) {
+            let (runs, scope) = (runs.clone(), reply_scope.clone());
+            wasm_bindgen_futures::spawn_local(async move { post(&scope, &runs_reply(runs, msg).await) });
+            return;
+        }
         // Progress goes out at once; the answer waits for its store writes.
         let mut replies = vec![];
         let mut emit = |m: FromWorker| match m {
