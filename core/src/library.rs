@@ -381,4 +381,45 @@ mod tests {
         assert!(notice.is_some_and(|n| n.contains("could not be read")));
         assert!(!db.contains_key("bad") && db.len() == 1);
     }
+
+    #[test]
+    fn an_entry_from_another_embedder_is_embedded_again_not_mixed_in() {
+        let Some(bytes) = amcor() else { return };
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let Some(StoreOp::Put { key, bytes: entry }) = lib.take_store_ops().pop() else { panic!("no put") };
+        // The same file as another embedder would have stored it: foreign vectors, no IDF share.
+        let mut f = store::decode(&key, &entry).unwrap();
+        f.embedder = "api-text-embedding-3-small-1024".into();
+        f.vectors = f.vectors.iter().map(|v| v.iter().rev().copied().collect()).collect();
+        f.stats = None;
+        let stale = store::encode(&f).unwrap();
+
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(vec![(key.clone(), stale)]);
+        assert_eq!((sources.len(), notice, lib.parsed), (1, None, 0));
+        match lib.take_store_ops().as_slice() {
+            [StoreOp::Put { key: k, bytes }] => {
+                let back = store::decode(k, bytes).unwrap();
+                assert_eq!((k, back.embedder.as_str()), (&key, lib.corpus.embedder.as_str()));
+                assert!(back.stats.is_some());
+            }
+            other => panic!("expected one write-back, got {other:?}"),
+        }
+        // It answers like a library that parsed the file just now.
+        let mut fresh = Library::new();
+        fresh.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let top = |lib: &mut Library| {
+            let mut out = vec![];
+            let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default() };
+            lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::Hits { hits, .. }) => hits.into_iter().map(|h| h.doc.id).collect::<Vec<_>>(),
+                other => panic!("{other:?}"),
+            }
+        };
+        let restored = top(&mut lib);
+        assert!(!restored.is_empty());
+        assert_eq!(restored, top(&mut fresh));
+    }
 }

@@ -86,7 +86,7 @@ impl Db {
         let req: IdbOpenDbRequest = factory()?.open_with_u32(name, DB_VERSION).map_err(|e| js_err("could not open the library store", e))?;
         let r = req.clone();
         let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
-            if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>().map_err(JsValue::from)) {
+            if let Ok(db) = r.result().and_then(|d| d.dyn_into::<IdbDatabase>()) {
                 if !db.object_store_names().contains(OBJECT_STORE) {
                     let _ = db.create_object_store(OBJECT_STORE);
                 }
