@@ -35,6 +35,20 @@ struct Row<'a> {
 }
 
 pub(crate) fn is_number(s: &str) -> bool {
+    // A value with its share or error beside it ("63 (18.5%)", "1,234 12%") is still one value cell.
+    let spaced = s.replace('(', " (");
+    let parts: Vec<&str> = spaced.split_whitespace().collect();
+    if parts.len() >= 2
+        && parts.len() <= 3
+        && !parts.iter().any(|p| matches!(*p, "$" | "€" | "£"))
+        && parts.iter().all(|p| is_single_number(p))
+    {
+        return true;
+    }
+    is_single_number(s)
+}
+
+fn is_single_number(s: &str) -> bool {
     // A dash stands for zero/nil in a statement column.
     if matches!(
         s.trim(),
@@ -300,6 +314,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
             bot: r.line.fbot,
             size: r.line.size,
             value,
+            lines: 1,
         });
     }
     let grid_rows = merge_rows(raw);
@@ -361,6 +376,8 @@ struct RawRow {
     bot: f32,
     size: f32,
     value: bool,
+    /// Text lines merged into this row.
+    lines: usize,
 }
 
 impl RawRow {
@@ -384,8 +401,12 @@ fn append_seg(into: &mut Seg, from: &Seg) {
 /// - a label-only line starting with `(` or lowercase right under a row continues that row's label;
 /// - a header line whose cells sit in the columns of the header line above it (no values yet).
 fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
+    // Header lines are only merged above the first value row of a table that has values; in a
+    // table of text every line is its own row.
+    let has_values = raw.iter().any(|r| r.value);
     let mut out: Vec<RawRow> = vec![];
     for r in raw {
+        let in_header = has_values && !out.iter().any(|o| o.value);
         if let Some(prev) = out.last_mut() {
             let tight = r.top - prev.bot < 0.6 * r.size.max(prev.size);
             let starts_low = r
@@ -430,13 +451,14 @@ fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
                     .all(|c| c.1 == 1 && prev.cells.iter().any(|p| p.0 == c.0 && p.1 == 1))
                 && prev.cells.iter().all(|p| p.1 == 1)
                 && r.cells.len() >= 2;
-            if tight && same_cols {
+            if tight && same_cols && in_header && prev.lines < 3 {
                 for c in &r.cells {
                     if let Some(p) = prev.cells.iter_mut().find(|p| p.0 == c.0) {
                         append_seg(&mut p.2, &c.2);
                     }
                 }
                 prev.bot = r.bot;
+                prev.lines += r.lines;
                 continue;
             }
         }
