@@ -80,6 +80,27 @@ fn is_single_number(s: &str) -> bool {
             .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '*' | 'x' | 'X'))
 }
 
+/// Two numeric words side by side on a row are two values (tight columns such as `n  %Pos`), unless
+/// the second continues the first: a space-grouped thousands block ("1 234") or the share beside a
+/// count ("63 (18.5%)").
+fn separate_values(prev: &Word, next: &Word, size: f32) -> bool {
+    let gap = next.fx0 - prev.fx1;
+    if gap <= 0.25 * size || prev.text == "$" || !is_number(&prev.text) || !is_number(&next.text) {
+        return false;
+    }
+    if next.text.starts_with('(') && next.text.ends_with("%)") {
+        return false;
+    }
+    let lead = prev.text.trim_start_matches(['(', '-', '−', '–']);
+    let tail: Vec<char> = next.text.chars().collect();
+    let grouped = lead.len() <= 3
+        && lead.chars().all(|c| c.is_ascii_digit())
+        && tail.len() >= 3
+        && tail[..3].iter().all(|c| c.is_ascii_digit())
+        && !tail.get(3).is_some_and(|c| c.is_ascii_digit());
+    !(grouped && gap < 0.4 * size) || gap >= 0.5 * size
+}
+
 fn segments(line: &Line) -> Vec<Seg> {
     let mut segs: Vec<Seg> = vec![];
     let gap = 0.8 * line.size.max(1.0);
@@ -88,11 +109,10 @@ fn segments(line: &Line) -> Vec<Seg> {
             // Two numbers side by side are two values even when the columns are tight.
             Some(s)
                 if w.fx0 - s.x1 <= gap
-                    && !(w.fx0 - s.x1 > 0.5 * line.size
-                        && is_number(&w.text)
-                        && s.words
-                            .last()
-                            .is_some_and(|p| is_number(&p.text) && p.text != "$")) =>
+                    && !s
+                        .words
+                        .last()
+                        .is_some_and(|p| separate_values(p, w, line.size)) =>
             {
                 s.x1 = s.x1.max(w.fx1);
                 s.words.push(w.clone());
@@ -250,9 +270,12 @@ fn region_x0(rows: &[Row]) -> f32 {
 
 fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option<Table> {
     // Value columns from the projection of non-first segments of row-like lines.
+    // When the table has enough rows with values, only those rows draw the columns: a header
+    // centred over two tight value columns must not fuse them.
+    let n_value_rows = data.iter().filter(|r| has_value(&r.segs)).count();
     let mut iv: Vec<(f32, f32)> = data
         .iter()
-        .filter(|r| row_like(&r.segs))
+        .filter(|r| row_like(&r.segs) && (n_value_rows < 3 || has_value(&r.segs)))
         .flat_map(|r| r.segs[1..].iter().map(|s| (s.x0, s.x1)))
         .collect();
     if iv.is_empty() {
@@ -280,31 +303,8 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     for r in rows {
         let mut cells: Vec<(usize, usize, Seg)> = vec![];
         for sg in &r.segs {
-            // Columns this segment overlaps.
-            let hit: Vec<usize> = columns
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| sg.x0.max(c.0) < sg.x1.min(c.1))
-                .map(|(k, _)| k)
-                .collect();
-            let (c0, span) = if hit.is_empty() {
-                let k = columns
-                    .iter()
-                    .enumerate()
-                    .min_by(|a, b| dist(sg, a.1).total_cmp(&dist(sg, b.1)))
-                    .map(|(k, _)| k)
-                    .unwrap_or(0);
-                (k, 1)
-            } else {
-                (hit[0], hit[hit.len() - 1] - hit[0] + 1)
-            };
-            match cells.iter_mut().find(|(c, _, _)| *c == c0) {
-                Some((_, _, s)) => {
-                    s.words.extend(sg.words.iter().cloned());
-                    s.x1 = s.x1.max(sg.x1);
-                }
-                None => cells.push((c0, span, sg.clone())),
-            }
+            let (c0, span) = place(sg, &columns);
+            put(&mut cells, c0, span, sg);
         }
         cells.sort_by_key(|c| c.0);
         let value = cells.iter().any(|(c, _, s)| *c > 0 && is_number(&s.text()));
@@ -317,7 +317,17 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
             lines: 1,
         });
     }
-    let grid_rows = merge_rows(raw);
+    let mut grid_rows = merge_rows(raw);
+    // Stacked header cells are wider than any one of their lines: place them again.
+    for r in grid_rows.iter_mut().filter(|r| r.lines > 1 && !r.value) {
+        let mut cells = vec![];
+        for (_, _, sg) in &r.cells {
+            let (c0, span) = place(sg, &columns);
+            put(&mut cells, c0, span, sg);
+        }
+        cells.sort_by_key(|c| c.0);
+        r.cells = cells;
+    }
     let first_value_row = grid_rows.iter().position(|r| r.value);
     let grid_rows: Vec<Vec<(usize, usize, Seg)>> = grid_rows.into_iter().map(|r| r.cells).collect();
     if grid_rows.len() < 2 {
@@ -389,6 +399,29 @@ impl RawRow {
     }
 }
 
+fn overlaps(a: &Seg, b: &Seg) -> bool {
+    a.x0.max(b.x0) < a.x1.min(b.x1)
+}
+
+/// The lower header line continues the cells of the upper one: every piece overlaps at most one
+/// piece of the other line, at least one pair overlaps, and the row label is not continued by a
+/// value cell.
+fn stacks(upper: &RawRow, lower: &RawRow) -> bool {
+    let one_to_one = lower
+        .cells
+        .iter()
+        .all(|c| upper.cells.iter().filter(|p| overlaps(&p.2, &c.2)).count() <= 1)
+        && upper
+            .cells
+            .iter()
+            .all(|p| lower.cells.iter().filter(|c| overlaps(&p.2, &c.2)).count() <= 1);
+    let any = lower
+        .cells
+        .iter()
+        .any(|c| upper.cells.iter().any(|p| overlaps(&p.2, &c.2)));
+    one_to_one && any
+}
+
 fn append_seg(into: &mut Seg, from: &Seg) {
     into.words.extend(from.words.iter().cloned());
     into.x0 = into.x0.min(from.x0);
@@ -443,18 +476,15 @@ fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
                     continue;
                 }
             }
-            // Two-line header cells.
-            let same_cols = !r.value
-                && !prev.value
-                && r.cells
-                    .iter()
-                    .all(|c| c.1 == 1 && prev.cells.iter().any(|p| p.0 == c.0 && p.1 == 1))
-                && prev.cells.iter().all(|p| p.1 == 1)
-                && r.cells.len() >= 2;
-            if tight && same_cols && in_header && prev.lines < 3 {
-                for c in &r.cells {
-                    if let Some(p) = prev.cells.iter_mut().find(|p| p.0 == c.0) {
-                        append_seg(&mut p.2, &c.2);
+            // Multi-line header cells: each line's pieces sit under exactly one piece of the
+            // line above (one-to-one); a piece over two pieces is a spanning header and stays
+            // a row of its own.
+            if tight && in_header && !r.value && !prev.value && prev.lines < 4 && stacks(prev, &r)
+            {
+                for c in r.cells {
+                    match prev.cells.iter_mut().find(|p| overlaps(&p.2, &c.2)) {
+                        Some(p) => append_seg(&mut p.2, &c.2),
+                        None => prev.cells.push(c),
                     }
                 }
                 prev.bot = r.bot;
@@ -465,6 +495,48 @@ fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
         out.push(r);
     }
     out
+}
+
+/// The columns a segment belongs to: those it covers for a good part of the column's or its own
+/// width (a header centred over a narrow value column spills into its neighbours without spanning
+/// them), else the nearest one.
+fn place(sg: &Seg, columns: &[(f32, f32)]) -> (usize, usize) {
+    let sw = (sg.x1 - sg.x0).max(0.1);
+    let hit: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            let ov = sg.x1.min(c.1) - sg.x0.max(c.0);
+            let cw = (c.1 - c.0).max(0.1);
+            ov > 0.0 && (ov >= 0.5 * cw || ov >= 0.3 * cw.min(sw))
+        })
+        .map(|(k, _)| k)
+        .collect();
+    match (hit.first(), hit.last()) {
+        (Some(&a), Some(&b)) => (a, b - a + 1),
+        _ => {
+            let k = columns
+                .iter()
+                .enumerate()
+                .min_by(|a, b| dist(sg, a.1).total_cmp(&dist(sg, b.1)))
+                .map(|(k, _)| k)
+                .unwrap_or(0);
+            (k, 1)
+        }
+    }
+}
+
+/// Add a segment to a row's cells; two segments in one column are one cell.
+fn put(cells: &mut Vec<(usize, usize, Seg)>, c0: usize, span: usize, sg: &Seg) {
+    match cells.iter_mut().find(|(c, _, _)| *c == c0) {
+        Some((_, sp, s)) => {
+            s.words.extend(sg.words.iter().cloned());
+            s.x0 = s.x0.min(sg.x0);
+            s.x1 = s.x1.max(sg.x1);
+            *sp = (*sp).max(span);
+        }
+        None => cells.push((c0, span, sg.clone())),
+    }
 }
 
 fn dist(s: &Seg, c: &(f32, f32)) -> f32 {
