@@ -32,6 +32,13 @@ impl Seg {
 struct Row<'a> {
     line: &'a Line,
     segs: Vec<Seg>,
+    caption: bool,
+}
+
+impl Row<'_> {
+    fn row_like(&self) -> bool {
+        !self.caption && row_like(&self.segs)
+    }
 }
 
 pub(crate) fn is_number(s: &str) -> bool {
@@ -156,8 +163,39 @@ fn segments(line: &Line) -> Vec<Seg> {
     out
 }
 
+/// A caption, title or note line ("Table 3.4: …", "Figure 2", "Source: …", "Notes: …") frames a
+/// table and is never one of its rows (§4.1 step 5: regions exclude captions and notes).
+fn is_caption(line: &Line) -> bool {
+    let t = line.text();
+    let mut words = t.split_whitespace();
+    let first = words
+        .next()
+        .unwrap_or("")
+        .trim_end_matches([':', '.'])
+        .to_lowercase();
+    let second = words.next().unwrap_or("");
+    let numbered = second
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || c.is_ascii_uppercase() && second.len() <= 4);
+    match first.as_str() {
+        "table" | "figure" | "fig" | "chart" | "exhibit" | "graph" | "box" => numbered,
+        "source" | "sources" | "note" | "notes" => t.split_whitespace().next().is_some_and(|w| w.ends_with(':')),
+        _ => false,
+    }
+}
+
+/// Running text that a superscript or a justified gap cut into pieces: a segment of ten or more
+/// words next to pieces that are neither values nor short labels.
+fn prose(segs: &[Seg]) -> bool {
+    segs.iter().skip(1).any(|s| s.n_words() >= 10)
+        || segs.first().is_some_and(|s| s.n_words() >= 10)
+            && !segs[1..].iter().any(|s| is_number(&s.text()) && s.n_words() == 1 && !s.text().ends_with(')'))
+}
+
 fn row_like(segs: &[Seg]) -> bool {
     segs.len() >= 2
+        && !prose(segs)
         && segs[1..]
             .iter()
             .any(|s| is_number(&s.text()) || s.n_words() <= 4)
@@ -176,6 +214,7 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         .map(|l| Row {
             line: l,
             segs: segments(l),
+            caption: is_caption(l),
         })
         .collect();
 
@@ -183,7 +222,7 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     let mut regions: Vec<(usize, usize)> = vec![];
     let mut i = 0;
     while i < rows.len() {
-        if !row_like(&rows[i].segs) {
+        if !rows[i].row_like() {
             i += 1;
             continue;
         }
@@ -192,22 +231,33 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         let mut j = i + 1;
         let mut misses = 0;
         let mut left = rows[i].line.fx0;
+        // Value columns seen so far in the region.
+        let mut cols: Vec<(f32, f32)> = rows[i].segs[1..].iter().map(|s| (s.x0, s.x1)).collect();
+        let in_cols = |s: &Seg, cols: &[(f32, f32)]| cols.iter().any(|c| s.x0.max(c.0) < s.x1.min(c.1));
         while j < rows.len() {
-            let gap = rows[j].line.ftop - rows[j - 1].line.fbot;
-            if gap > 2.0 * rows[j].line.size.max(rows[j - 1].line.size) {
+            let r = &rows[j];
+            let size = r.line.size.max(rows[j - 1].line.size);
+            let gap = r.line.ftop - rows[j - 1].line.fbot;
+            // A blank line between row groups does not end a table whose next row continues
+            // the same value columns.
+            let aligned = r.row_like() && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= 2;
+            if r.caption || gap > 2.0 * size && !(aligned && gap <= 3.2 * size) {
                 break;
             }
-            if row_like(&rows[j].segs) {
+            if r.row_like() {
                 end = j;
                 misses = 0;
-                left = left.min(rows[j].line.fx0);
-            } else if rows[j].segs.len() == 1
-                && rows[j].segs[0].n_words() <= 12
+                left = left.min(r.line.fx0);
+                cols.extend(r.segs[1..].iter().map(|s| (s.x0, s.x1)));
+            } else if r.segs.len() == 1
+                && r.segs[0].n_words() <= 12
                 && misses < 3
-                && rows[j].line.fx0 <= left + 2.5 * rows[j].line.size
+                && (r.line.fx0 <= left + 2.5 * r.line.size
+                    || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size)
             {
-                // A label-only line at the label column (section label, wrapped label); a line
-                // elsewhere (a centred title of the next table) ends the region.
+                // A label-only line at the label column (section label, wrapped label) or a
+                // wrapped cell under a value column; a line elsewhere (a centred title of the
+                // next table) ends the region.
                 misses += 1;
             } else {
                 break;
@@ -222,9 +272,13 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     let mut prev_end: Option<usize> = None;
     for (s, e) in regions {
         let region = &rows[s..=e];
-        let n_row_like = region.iter().filter(|r| row_like(&r.segs)).count();
+        let n_row_like = region.iter().filter(|r| r.row_like()).count();
         let n_values = region.iter().filter(|r| has_value(&r.segs)).count();
         if n_row_like < 2 || (n_row_like < 3 && n_values == 0) {
+            continue;
+        }
+        // Two rows make a table only if their value cells line up.
+        if n_row_like < 3 && !values_align(region) {
             continue;
         }
         // Header lines just above the first row: short, aligned with the region.
@@ -234,7 +288,11 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
             let above = &rows[top - 1];
             let gap = rows[top].line.ftop - above.line.fbot;
             let short = above.segs.iter().all(|g| g.n_words() <= 8) && above.line.words.len() <= 16;
-            if gap <= 1.0 * above.line.size && short && above.line.fx1 > region_x0(region) {
+            if gap <= 1.0 * above.line.size
+                && short
+                && !above.caption
+                && above.line.fx1 > region_x0(region)
+            {
                 top -= 1;
                 added += 1;
             } else {
@@ -264,6 +322,17 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     tables
 }
 
+fn values_align(region: &[Row]) -> bool {
+    let like: Vec<&Row> = region.iter().filter(|r| r.row_like()).collect();
+    like.iter().enumerate().any(|(i, a)| {
+        like[i + 1..].iter().any(|b| {
+            a.segs[1..]
+                .iter()
+                .any(|s| b.segs[1..].iter().any(|t| s.x0.max(t.x0) < s.x1.min(t.x1)))
+        })
+    })
+}
+
 fn region_x0(rows: &[Row]) -> f32 {
     rows.iter().map(|r| r.line.fx0).fold(f32::MAX, f32::min)
 }
@@ -275,7 +344,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     let n_value_rows = data.iter().filter(|r| has_value(&r.segs)).count();
     let mut iv: Vec<(f32, f32)> = data
         .iter()
-        .filter(|r| row_like(&r.segs) && (n_value_rows < 3 || has_value(&r.segs)))
+        .filter(|r| r.row_like() && (n_value_rows < 3 || has_value(&r.segs)))
         .flat_map(|r| r.segs[1..].iter().map(|s| (s.x0, s.x1)))
         .collect();
     if iv.is_empty() {
@@ -367,6 +436,9 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     if filled < 0.4 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
         return None;
     }
+    if axis_ticks(&grid_rows) {
+        return None;
+    }
     let ruled = extend_to_rules(&mut bbox, graphics);
     Some(Table {
         bbox,
@@ -378,6 +450,50 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         header_rows: first_value_row.unwrap_or(0),
         ruled,
     })
+}
+
+fn value_of(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let neg = t.starts_with('(') && t.ends_with(')') || t.starts_with(['-', '−', '–']);
+    let digits: String = t
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let v: f64 = digits.parse().ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// Chart axes line up like a table: every column that holds numbers holds evenly spaced tick
+/// values (450, 400, 350 …). A real table has at least one column of data.
+fn axis_ticks(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
+    let n_cols = grid_rows
+        .iter()
+        .flat_map(|r| r.iter().map(|c| c.0 + 1))
+        .max()
+        .unwrap_or(0);
+    let mut progressions = 0;
+    for col in 0..n_cols {
+        let vals: Vec<f64> = grid_rows
+            .iter()
+            .filter_map(|r| r.iter().find(|c| c.0 == col))
+            .map(|c| c.2.text())
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(&t))
+            .collect();
+        if vals.len() < 3 {
+            continue;
+        }
+        let step = vals[1] - vals[0];
+        let even = step.abs() > 0.0
+            && vals
+                .windows(2)
+                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0));
+        if !even {
+            return false;
+        }
+        progressions += 1;
+    }
+    progressions > 0
 }
 
 struct RawRow {
