@@ -185,12 +185,15 @@ fn is_caption(line: &Line) -> bool {
     }
 }
 
-/// Running text that a superscript or a justified gap cut into pieces: a segment of ten or more
-/// words next to pieces that are neither values nor short labels.
+/// Running text that a superscript or a justified gap cut into pieces: eight or more words after
+/// a gap, or a ten-word first piece with no figure beside it.
 fn prose(segs: &[Seg]) -> bool {
-    segs.iter().skip(1).any(|s| s.n_words() >= 10)
-        || segs.first().is_some_and(|s| s.n_words() >= 10)
-            && !segs[1..].iter().any(|s| is_number(&s.text()) && s.n_words() == 1 && !s.text().ends_with(')'))
+    let figure = |s: &Seg| {
+        let t = s.text();
+        is_number(&t) && t.chars().any(|c| c.is_ascii_digit()) && !t.ends_with(')')
+    };
+    segs.iter().skip(1).any(|s| s.n_words() >= 8)
+        || segs.first().is_some_and(|s| s.n_words() >= 10) && !segs[1..].iter().any(figure)
 }
 
 fn row_like(segs: &[Seg]) -> bool {
