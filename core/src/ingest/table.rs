@@ -204,8 +204,23 @@ fn row_like(segs: &[Seg]) -> bool {
             .any(|s| is_number(&s.text()) || s.n_words() <= 4)
 }
 
+/// A year ("2019", "1996/7", "2007*") heads a column; it is not a value of the row.
+fn is_year(s: &str) -> bool {
+    let t = s.trim().trim_end_matches(['*', ')']).trim_start_matches(['(', 'F', 'Y']);
+    let head: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let rest = &t[head.len()..];
+    head.len() == 4
+        && head.parse::<u32>().is_ok_and(|y| (1900..=2100).contains(&y))
+        && (rest.is_empty() || rest.starts_with(['/', '-', '–']) && rest.len() <= 5)
+}
+
+/// A figure of the row, not a column heading.
+fn is_value(s: &str) -> bool {
+    is_number(s) && !is_year(s)
+}
+
 fn has_value(segs: &[Seg]) -> bool {
-    segs.len() >= 2 && segs[1..].iter().any(|s| is_number(&s.text()))
+    segs.len() >= 2 && segs[1..].iter().any(|s| is_value(&s.text()))
 }
 
 /// Detect tables on one page.
@@ -379,7 +394,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
             put(&mut cells, c0, span, sg);
         }
         cells.sort_by_key(|c| c.0);
-        let value = cells.iter().any(|(c, _, s)| *c > 0 && is_number(&s.text()));
+        let value = cells.iter().any(|(c, _, s)| *c > 0 && is_value(&s.text()));
         raw.push(RawRow {
             cells,
             top: r.line.ftop,
