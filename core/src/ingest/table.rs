@@ -227,7 +227,7 @@ fn has_value(segs: &[Seg]) -> bool {
 pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Vec<Table> {
     let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
-    let rows: Vec<Row> = lines
+    let mut rows: Vec<Row> = lines
         .iter()
         .map(|l| Row {
             line: l,
@@ -235,6 +235,17 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
             caption: is_caption(l),
         })
         .collect();
+    // A caption wraps: single-piece lines right under a caption line belong to it.
+    for k in 1..rows.len() {
+        let gap = rows[k].line.ftop - rows[k - 1].line.fbot;
+        if rows[k - 1].caption
+            && !rows[k].caption
+            && rows[k].segs.len() == 1
+            && gap <= 0.5 * rows[k].line.size
+        {
+            rows[k].caption = true;
+        }
+    }
 
     // Regions: runs of row-like lines, tolerating a few label-only lines in between.
     let mut regions: Vec<(usize, usize)> = vec![];
@@ -454,7 +465,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     if filled < 0.4 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
         return None;
     }
-    if axis_ticks(&grid_rows) {
+    if axis_ticks(&grid_rows) || axis_row(&grid_rows) {
         return None;
     }
     let ruled = extend_to_rules(&mut bbox, graphics);
@@ -512,6 +523,25 @@ fn axis_ticks(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
         progressions += 1;
     }
     progressions > 0
+}
+
+/// A chart's value axis along the bottom: one of the last two rows reads 0, 10, 20, 30 … (four or
+/// more evenly spaced ticks from zero).
+fn axis_row(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
+    grid_rows.iter().rev().take(2).any(|r| {
+        let vals: Vec<f64> = r
+            .iter()
+            .flat_map(|c| c.2.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>())
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(&t))
+            .collect();
+        vals.len() >= 4
+            && vals[0] == 0.0
+            && vals[1] > 0.0
+            && vals
+                .windows(2)
+                .all(|w| ((w[1] - w[0]) - vals[1]).abs() <= 1e-6 * vals[1].max(1.0))
+    })
 }
 
 struct RawRow {
