@@ -215,7 +215,7 @@ fn is_year(s: &str) -> bool {
 }
 
 /// A figure of the row, not a column heading.
-fn is_value(s: &str) -> bool {
+pub(crate) fn is_value(s: &str) -> bool {
     is_number(s) && !is_year(s)
 }
 
@@ -333,6 +333,13 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
             tables.push(t);
         }
     }
+    // A grid drawn with rules is read from its rules; text-aligned tables inside it give way.
+    let ruled = super::ruled::detect(&lines, graphics);
+    if !ruled.is_empty() {
+        tables.retain(|t| !ruled.iter().any(|r| covered(&t.bbox, &r.bbox)));
+        tables.extend(ruled);
+        tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
+    }
     // Captions: a short line right above the table.
     for t in tables.iter_mut() {
         let above = lines
@@ -349,6 +356,15 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         }
     }
     tables
+}
+
+/// Most of `a` lies inside `b`, or most of `b` inside `a`.
+fn covered(a: &BBox, b: &BBox) -> bool {
+    let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    let inter = ix * iy;
+    let area = |r: &BBox| ((r[2] - r[0]) * (r[3] - r[1])).max(1e-3);
+    inter >= 0.3 * area(a) || inter >= 0.5 * area(b)
 }
 
 fn values_align(region: &[Row]) -> bool {
