@@ -252,7 +252,11 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
             // Figures set apart by whitespace inside one slot: the rules draw only part of the
             // grid, and the whitespace-aligned reading does better.
             if let Some((pk, p)) = last {
-                if pk == k && w.fx0 - p.fx1 > 1.0 * l.size && super::table::is_number(&w.text) {
+                if pk == k
+                    && w.fx0 - p.fx1 > 1.0 * l.size
+                    && super::table::is_number(&w.text)
+                    && super::table::is_number(&p.text)
+                {
                     return None;
                 }
             }
@@ -309,6 +313,16 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
     }
     // A chart frame with gridlines, or a form with a few filled boxes, leaves most slots empty.
     if (filled_area as f32) < 0.4 * (n_rows * n_cols) as f32 {
+        return None;
+    }
+    // A chart frame around a legend: a few words in a large box. Table text is dense.
+    let box_area = ((xs[nc] - xs[0]) * (ys[nr] - ys[0])).max(1.0);
+    let ink: f32 = words
+        .iter()
+        .filter(|w| slot_of((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0).is_some())
+        .map(|w| (w.bbox[2] - w.bbox[0]) * (w.bbox[3] - w.bbox[1]))
+        .sum();
+    if ink < 0.04 * box_area {
         return None;
     }
     cells.sort_by_key(|c| (c.row, c.col));

@@ -541,23 +541,34 @@ fn axis_ticks(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
     progressions > 0
 }
 
-/// A chart's value axis along the bottom: one of the last two rows reads 0, 10, 20, 30 … (four or
-/// more evenly spaced ticks from zero).
+/// A chart's axis labels: a row of four or more evenly spaced ticks (0, 10, 20 … or 1, 2, 3 …).
+/// Either a zero-based axis along the bottom, or the only figures the "table" has.
 fn axis_row(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
-    grid_rows.iter().rev().take(2).any(|r| {
+    let ticks = |r: &Vec<(usize, usize, Seg)>| -> Option<f64> {
         let vals: Vec<f64> = r
             .iter()
             .flat_map(|c| c.2.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>())
             .filter(|t| is_number(t))
             .filter_map(|t| value_of(&t))
             .collect();
-        vals.len() >= 4
-            && vals[0] == 0.0
-            && vals[1] > 0.0
+        let step = vals.get(1).zip(vals.first()).map(|(b, a)| b - a)?;
+        let even = vals.len() >= 4
+            && step > 0.0
             && vals
                 .windows(2)
-                .all(|w| ((w[1] - w[0]) - vals[1]).abs() <= 1e-6 * vals[1].max(1.0))
-    })
+                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.max(1.0));
+        even.then_some(vals[0])
+    };
+    let bottom_axis = grid_rows
+        .iter()
+        .rev()
+        .take(2)
+        .any(|r| ticks(r) == Some(0.0));
+    let value_rows: Vec<&Vec<(usize, usize, Seg)>> = grid_rows
+        .iter()
+        .filter(|r| r.iter().any(|c| c.0 > 0 && is_value(&c.2.text())))
+        .collect();
+    bottom_axis || !value_rows.is_empty() && value_rows.iter().all(|r| ticks(r).is_some())
 }
 
 struct RawRow {
