@@ -175,7 +175,11 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
 
 fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
     let words: Vec<&Word> = lines.iter().flat_map(|l| l.words.iter()).collect();
-    let xs = cuts(vs.iter().map(|r| r.at).chain(hs.iter().flat_map(|r| [r.from, r.to])).collect());
+    // Columns come from vertical rules only (plus the lattice's outer edges): the ends of rules
+    // drawn under single cells (statement totals) are not column boundaries.
+    let left = hs.iter().map(|r| r.from).fold(f32::MAX, f32::min);
+    let right = hs.iter().map(|r| r.to).fold(f32::MIN, f32::max);
+    let xs = cuts(vs.iter().map(|r| r.at).chain([left, right]).collect());
     let ruled_ys = cuts(hs.iter().map(|r| r.at).chain(vs.iter().flat_map(|r| [r.from, r.to])).collect());
     if xs.len() < 3 || ruled_ys.len() < 2 {
         return None;

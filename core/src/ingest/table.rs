@@ -185,15 +185,14 @@ fn is_caption(line: &Line) -> bool {
     }
 }
 
-/// Running text that a superscript or a justified gap cut into pieces: eight or more words after
-/// a gap, or a ten-word first piece with no figure beside it.
+/// Running text that a superscript or a justified gap cut into pieces: a first piece of ten or more
+/// words with no figure beside it.
 fn prose(segs: &[Seg]) -> bool {
     let figure = |s: &Seg| {
         let t = s.text();
         is_number(&t) && t.chars().any(|c| c.is_ascii_digit()) && !t.ends_with(')')
     };
-    segs.iter().skip(1).any(|s| s.n_words() >= 8)
-        || segs.first().is_some_and(|s| s.n_words() >= 10) && !segs[1..].iter().any(figure)
+    segs.first().is_some_and(|s| s.n_words() >= 10) && !segs[1..].iter().any(figure)
 }
 
 fn row_like(segs: &[Seg]) -> bool {
@@ -267,9 +266,11 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
             let r = &rows[j];
             let size = r.line.size.max(rows[j - 1].line.size);
             let gap = r.line.ftop - rows[j - 1].line.fbot;
-            // A blank line between row groups does not end a table whose next row continues
-            // the same value columns.
-            let aligned = r.row_like() && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= 2;
+            // A blank line between row groups does not end a table whose next row carries
+            // values in the same columns (a heading row after a blank starts the next table).
+            let aligned = r.row_like()
+                && has_value(&r.segs)
+                && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= 2;
             if r.caption || gap > 2.0 * size && !(aligned && gap <= 3.2 * size) {
                 break;
             }
@@ -282,11 +283,12 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
                 && r.segs[0].n_words() <= 12
                 && misses < 3
                 && (r.line.fx0 <= left + 2.5 * r.line.size
-                    || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size)
+                    || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size
+                        && (has_value(&rows[end].segs) || rows[end].segs.len() >= 3))
             {
                 // A label-only line at the label column (section label, wrapped label) or a
-                // wrapped cell under a value column; a line elsewhere (a centred title of the
-                // next table) ends the region.
+                // cell wrapped under a value column of a full row; a line elsewhere (a
+                // centred title, the heading of the next table) ends the region.
                 misses += 1;
             } else {
                 break;
@@ -367,13 +369,19 @@ fn covered(a: &BBox, b: &BBox) -> bool {
     inter >= 0.3 * area(a) || inter >= 0.5 * area(b)
 }
 
+/// Some value cell of one row sits over a value cell of another (cells: figures or short labels,
+/// not the tail of a sentence).
 fn values_align(region: &[Row]) -> bool {
     let like: Vec<&Row> = region.iter().filter(|r| r.row_like()).collect();
+    let cell = |s: &&Seg| s.n_words() <= 4 || is_number(&s.text());
     like.iter().enumerate().any(|(i, a)| {
         like[i + 1..].iter().any(|b| {
-            a.segs[1..]
-                .iter()
-                .any(|s| b.segs[1..].iter().any(|t| s.x0.max(t.x0) < s.x1.min(t.x1)))
+            a.segs[1..].iter().filter(cell).any(|s| {
+                b.segs[1..]
+                    .iter()
+                    .filter(cell)
+                    .any(|t| s.x0.max(t.x0) < s.x1.min(t.x1))
+            })
         })
     })
 }
@@ -696,10 +704,13 @@ fn place(sg: &Seg, columns: &[(f32, f32)]) -> (usize, usize) {
     let hit: Vec<usize> = columns
         .iter()
         .enumerate()
-        .filter(|(_, c)| {
+        .filter(|(k, c)| {
             let ov = sg.x1.min(c.1) - sg.x0.max(c.0);
             let cw = (c.1 - c.0).max(0.1);
-            ov > 0.0 && (ov >= 0.5 * cw || ov >= 0.3 * cw.min(sw))
+            // The label column is wide: a heading centred over the first value column
+            // reaches into it without belonging to it.
+            let k = *k;
+            ov > 0.0 && if k == 0 { ov >= 0.5 * sw } else { ov >= 0.5 * cw || ov >= 0.3 * cw.min(sw) }
         })
         .map(|(k, _)| k)
         .collect();
