@@ -189,3 +189,82 @@ fn garbage_bytes_give_a_warning_and_no_pages() {
         assert!(!ex.warnings.is_empty());
     }
 }
+
+/// Every table row on `page` (1-based) of an ICDAR 2013 document, as cell texts.
+fn icdar_rows(doc: &str, page: u32) -> Vec<Vec<String>> {
+    let bytes = read(&format!("{ICDAR}{doc}.pdf"));
+    let ex = ingest::extract(&bytes, doc, &IngestSettings::default());
+    ex.pages
+        .iter()
+        .filter(|p| p.page == page)
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.grid())
+        .collect()
+}
+
+#[test]
+fn ruled_grid_without_body_rules_keeps_one_cell_per_figure() {
+    // eu-016 p3: the header is ruled into five columns, the body rows are not; each country row
+    // must still read as five cells, not one run of text.
+    let rows = icdar_rows("eu-016", 3);
+    let austria = rows
+        .iter()
+        .find(|r| r.first().is_some_and(|c| c == "Austria"))
+        .expect("a row labelled Austria");
+    assert_eq!(austria, &["Austria", "86.2", "13.8", "0", "3,375"]);
+}
+
+#[test]
+fn tight_value_columns_under_year_headings_stay_apart() {
+    // eu-018 p1: `n` and `%Pos` under each year sit 18 pt apart; the year heading over both must
+    // not fuse them, and the year is a heading, not a value.
+    let rows = icdar_rows("eu-018", 1);
+    let austria = rows
+        .iter()
+        .find(|r| r.first().is_some_and(|c| c == "Austria"))
+        .expect("a row labelled Austria");
+    assert_eq!(
+        austria,
+        &["Austria", "Single", "25g", "109", "0.9", "93", "1.1", "89", "1.1", "-", "-", "-", "-"]
+    );
+}
+
+#[test]
+fn value_with_share_is_one_cell_and_rows_stay_rows() {
+    // eu-020 p2 "Table 2.2": "1269 (19.9%)" is one value; four faculty rows, not one merged row.
+    let rows = icdar_rows("eu-020", 2);
+    let sciences: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r.first().is_some_and(|c| c == "Sciences"))
+        .collect();
+    assert!(sciences
+        .iter()
+        .any(|r| r.iter().any(|c| c == "1269 (19.9%)")));
+    assert!(rows
+        .iter()
+        .any(|r| r.first().is_some_and(|c| c == "Civil Sciences")));
+}
+
+#[test]
+fn chart_axes_and_legends_are_not_tables() {
+    // eu-011 p2 holds four line charts (tick labels 450 … -50 beside each); p3 the one table.
+    let bytes = read(&format!("{ICDAR}eu-011.pdf"));
+    let ex = ingest::extract(&bytes, "eu-011", &IngestSettings::default());
+    assert!(ex.pages[1].tables.is_empty(), "charts read as tables on p2");
+    assert_eq!(ex.pages[2].tables.len(), 1);
+}
+
+#[test]
+fn captions_stay_outside_the_table_region() {
+    // eu-012 p3 "Table 1: Real GDP growth rate …" wraps to a second line; neither line is a row.
+    let bytes = read(&format!("{ICDAR}eu-012.pdf"));
+    let ex = ingest::extract(&bytes, "eu-012", &IngestSettings::default());
+    let t = ex.pages[2]
+        .tables
+        .iter()
+        .find(|t| t.grid().iter().any(|r| r.first().is_some_and(|c| c == "1996")))
+        .expect("the GDP table");
+    assert!(t.grid().iter().flatten().all(|c| !c.starts_with("Table 1")));
+    assert!(t.caption.contains("percentage change") || t.caption.contains("Table 1"));
+    assert_eq!(t.n_cols, 4);
+}

@@ -806,4 +806,15 @@ mod tests {
             assert!(!is_number(s), "{s}");
         }
     }
+
+    #[test]
+    fn years_head_columns_and_shares_stay_with_their_value() {
+        for s in ["2007", "1996/7", "FY2019", "2006*"] {
+            assert!(is_year(s) && !is_value(s), "{s}");
+        }
+        for s in ["1,234", "63 (18.5%)", "101(20.4%)", "(3,115)", "3.5"] {
+            assert!(is_value(s), "{s}");
+        }
+        assert!(!is_number("Total: 0%"));
+    }
 }
