@@ -164,9 +164,30 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
         if inside.iter().filter(|l| is_row(l)).count() < 2 {
             continue;
         }
-        for pair in inside.windows(2) {
-            if columns(pair[1]).len() >= 2 {
-                out.push((pair[0].bbox[3] + pair[1].bbox[1]) / 2.0);
+        // One row per line with cells in two or more columns. A label line above it that starts
+        // a new label goes down with it; a continuation ("(as HCl)", lowercase) stays with the
+        // row above.
+        let mut has_multi = false;
+        let mut pending: Option<usize> = None;
+        for (i, l) in inside.iter().enumerate() {
+            if columns(l).len() >= 2 {
+                if has_multi {
+                    let k = pending.unwrap_or(i);
+                    if k > 0 {
+                        out.push((inside[k - 1].bbox[3] + inside[k].bbox[1]) / 2.0);
+                    }
+                }
+                has_multi = true;
+                pending = None;
+            } else {
+                let continues = l
+                    .text()
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_lowercase() || c == '(');
+                if has_multi && !continues && pending.is_none() {
+                    pending = Some(i);
+                }
             }
         }
     }
@@ -204,6 +225,15 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
     };
     // Slots with no rule between them are one cell.
     let id = |r: usize, c: usize| r * nc + c;
+    let mut filled = vec![false; nr * nc];
+    for w in &words {
+        let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+        let c = xs.windows(2).position(|s| s[0] <= cx && cx < s[1]);
+        let r = ys.windows(2).position(|s| s[0] <= cy && cy < s[1]);
+        if let (Some(r), Some(c)) = (r, c) {
+            filled[id(r, c)] = true;
+        }
+    }
     let mut parent: Vec<usize> = (0..nr * nc).collect();
     for r in 0..nr {
         let my = (ys[r] + ys[r + 1]) / 2.0;
@@ -221,7 +251,17 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
             if c + 1 < nc && !vertical_at(xs[c + 1], my) && straddled(xs[c + 1]) {
                 union(&mut parent, id(r, c), id(r, c + 1));
             }
-            if r + 1 < nr && !horizontal_at(ys[r + 1], mx) {
+            // Down: text running across the cut, or a row label beside an empty label slot
+            // (one label for a Count and a Percentage row). A label never climbs into the empty
+            // slot above it, and headings do not reach into the body.
+            let straddled_y = |y: f32| {
+                words.iter().any(|w| {
+                    let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
+                    cx > xs[c] && cx < xs[c + 1] && w.bbox[1] < y - 1.0 && w.bbox[3] > y + 1.0
+                })
+            };
+            let spans = r + 1 < nr && c == 0 && filled[id(r, c)] && !filled[id(r + 1, c)];
+            if r + 1 < nr && !horizontal_at(ys[r + 1], mx) && (spans || straddled_y(ys[r + 1])) {
                 union(&mut parent, id(r, c), id(r + 1, c));
             }
         }
