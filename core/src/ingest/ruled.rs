@@ -167,11 +167,17 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
         // One row per line with cells in two or more columns. A label line above it that starts
         // a new label goes down with it; a continuation ("(as HCl)", lowercase) stays with the
         // row above.
+        // Heading lines above the first line with values stay one heading row ("to air" over
+        // "kg/year").
         let mut has_multi = false;
+        let mut seen_value = false;
         let mut pending: Option<usize> = None;
         for (i, l) in inside.iter().enumerate() {
             if columns(l).len() >= 2 {
-                if has_multi {
+                let value = is_row(l);
+                let heading = !seen_value && !value;
+                seen_value |= value;
+                if has_multi && !heading {
                     let k = pending.unwrap_or(i);
                     if k > 0 {
                         out.push((inside[k - 1].bbox[3] + inside[k].bbox[1]) / 2.0);
