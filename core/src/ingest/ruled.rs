@@ -365,6 +365,14 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
     if (filled_area as f32) < 0.4 * (n_rows * n_cols) as f32 {
         return None;
     }
+    // A `$` or `%` alone in a cell: the rules are cell backgrounds that cut values from their
+    // signs (statements rendered from HTML); the whitespace reading joins them (§4.1 step 5).
+    if cells
+        .iter()
+        .any(|c| matches!(c.text.trim(), "$" | "€" | "£" | "%" | ")" | ")%" | "%)"))
+    {
+        return None;
+    }
     // A chart frame around a legend: a few words in a large box. Table text is dense.
     let box_area = ((xs[nc] - xs[0]) * (ys[nr] - ys[0])).max(1.0);
     let ink: f32 = words

@@ -87,25 +87,16 @@ fn is_single_number(s: &str) -> bool {
             .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '*' | 'x' | 'X'))
 }
 
-/// Two numeric words side by side on a row are two values (tight columns such as `n  %Pos`), unless
-/// the second continues the first: a space-grouped thousands block ("1 234") or the share beside a
-/// count ("63 (18.5%)").
+/// Two numeric words side by side on a row, more than half an em apart, are two values (tight
+/// columns such as `n  %Pos`), unless the second is the share beside a count ("63 (18.5%)").
+/// Below half an em the gap is a word space ("December 31, 2022, 2021 and 2020").
 fn separate_values(prev: &Word, next: &Word, size: f32) -> bool {
     let gap = next.fx0 - prev.fx1;
-    if gap <= 0.25 * size || prev.text == "$" || !is_number(&prev.text) || !is_number(&next.text) {
-        return false;
-    }
-    if next.text.starts_with('(') && next.text.ends_with("%)") {
-        return false;
-    }
-    let lead = prev.text.trim_start_matches(['(', '-', '−', '–']);
-    let tail: Vec<char> = next.text.chars().collect();
-    let grouped = lead.len() <= 3
-        && lead.chars().all(|c| c.is_ascii_digit())
-        && tail.len() >= 3
-        && tail[..3].iter().all(|c| c.is_ascii_digit())
-        && !tail.get(3).is_some_and(|c| c.is_ascii_digit());
-    !(grouped && gap < 0.4 * size) || gap >= 0.5 * size
+    gap > 0.5 * size
+        && prev.text != "$"
+        && is_number(&prev.text)
+        && is_number(&next.text)
+        && !(next.text.starts_with('(') && next.text.ends_with("%)"))
 }
 
 fn segments(line: &Line) -> Vec<Seg> {
