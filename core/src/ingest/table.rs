@@ -360,8 +360,9 @@ fn covered(a: &BBox, b: &BBox) -> bool {
     inter >= 0.3 * area(a) || inter >= 0.5 * area(b)
 }
 
-/// Some value cell of one row sits over a value cell of another (cells: figures or short labels,
-/// not the tail of a sentence).
+/// Some value cell of one row sits over (or within two em of) a value cell of another (cells:
+/// figures or short labels, not the tail of a sentence); a heading centred over a `$` and its
+/// figure may end short of a right-aligned value.
 fn values_align(region: &[Row]) -> bool {
     let like: Vec<&Row> = region.iter().filter(|r| r.row_like()).collect();
     let cell = |s: &&Seg| s.n_words() <= 4 || is_number(&s.text());
@@ -371,7 +372,7 @@ fn values_align(region: &[Row]) -> bool {
                 b.segs[1..]
                     .iter()
                     .filter(cell)
-                    .any(|t| s.x0.max(t.x0) < s.x1.min(t.x1))
+                    .any(|t| s.x0.max(t.x0) < s.x1.min(t.x1) + 2.0 * a.line.size)
             })
         })
     })
