@@ -120,9 +120,43 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
         let k = find(&mut parent, h.len() + j);
         groups.entry(k).or_default().1.push(*r);
     }
-    groups
+    // Grids ruled block by block (one shaded block per year) that sit edge to edge, over the same
+    // rows, are one table.
+    let mut gs: Vec<(Vec<Rule>, Vec<Rule>)> = groups
         .into_values()
         .filter(|(hs, vs)| !hs.is_empty() && !vs.is_empty())
+        .collect();
+    let bounds = |g: &(Vec<Rule>, Vec<Rule>)| {
+        let x0 = g.0.iter().map(|r| r.from).fold(f32::MAX, f32::min);
+        let x1 = g.0.iter().map(|r| r.to).fold(f32::MIN, f32::max);
+        let y0 = g.0.iter().map(|r| r.at).fold(f32::MAX, f32::min);
+        let y1 = g.0.iter().map(|r| r.at).fold(f32::MIN, f32::max);
+        [x0, y0, x1, y1]
+    };
+    let mut merged = true;
+    while merged {
+        merged = false;
+        'outer: for i in 0..gs.len() {
+            for j in 0..gs.len() {
+                if i == j {
+                    continue;
+                }
+                let (a, b) = (bounds(&gs[i]), bounds(&gs[j]));
+                let gap = b[0] - a[2];
+                let overlap = a[3].min(b[3]) - a[1].max(b[1]);
+                let shorter = (a[3] - a[1]).min(b[3] - b[1]);
+                if (-TOUCH..SAME_RULE).contains(&gap) && shorter > 0.0 && overlap >= 0.8 * shorter {
+                    let g = gs.remove(j);
+                    let k = if j < i { i - 1 } else { i };
+                    gs[k].0.extend(g.0);
+                    gs[k].1.extend(g.1);
+                    merged = true;
+                    break 'outer;
+                }
+            }
+        }
+    }
+    gs.into_iter()
         .filter_map(|(hs, vs)| lattice_table(&hs, &vs, lines))
         .collect()
 }

@@ -327,7 +327,28 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         }
     }
     // A grid drawn with rules is read from its rules; text-aligned tables inside it give way.
-    let ruled = super::ruled::detect(&lines, graphics);
+    // A lattice that is only part of a table (one ruled block; the row goes on with figures just
+    // outside the rules) gives way to the whitespace reading of the whole table.
+    let lattices = super::ruled::detect(&lines, graphics);
+    let partial = |r: &Table| {
+        lines.iter().any(|l| {
+            let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
+            cy > r.bbox[1] && cy < r.bbox[3] && l.words.iter().any(|w| {
+                let (cx, wy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+                let near = (cx > r.bbox[2] && w.bbox[0] - r.bbox[2] < 3.0 * l.size)
+                    || (cx < r.bbox[0] && r.bbox[0] - w.bbox[2] < 3.0 * l.size);
+                near && is_value(&w.text)
+                    && !lattices.iter().any(|o| {
+                        cx >= o.bbox[0] && cx <= o.bbox[2] && wy >= o.bbox[1] && wy <= o.bbox[3]
+                    })
+            })
+        })
+    };
+    let ruled: Vec<Table> = lattices
+        .iter()
+        .filter(|r| !partial(r) && !chart_grid(&r.grid()))
+        .cloned()
+        .collect();
     if !ruled.is_empty() {
         tables.retain(|t| !ruled.iter().any(|r| covered(&t.bbox, &r.bbox)));
         tables.extend(ruled);
@@ -569,6 +590,35 @@ fn axis_row(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
         .filter(|r| r.iter().any(|c| c.0 > 0 && is_value(&c.2.text())))
         .collect();
     bottom_axis || !value_rows.is_empty() && value_rows.iter().all(|r| ticks(r).is_some())
+}
+
+/// [`axis_ticks`] over a finished grid: every column with four or more figures (other than a
+/// 1, 2, 3 … numbering) holds evenly spaced ticks (two chart frames side by side ruled like a grid).
+fn chart_grid(grid: &[Vec<String>]) -> bool {
+    let n_cols = grid.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut progressions = 0;
+    for col in 0..n_cols {
+        let vals: Vec<f64> = grid
+            .iter()
+            .filter_map(|r| r.get(col))
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(t))
+            .collect();
+        let step = vals.get(1).zip(vals.first()).map_or(0.0, |(b, a)| b - a);
+        // Fewer than four figures, or a numbering column (1, 2, 3 …), says nothing.
+        if vals.len() < 4 || (step.abs() - 1.0).abs() < 1e-9 {
+            continue;
+        }
+        let even = step.abs() > 0.0
+            && vals
+                .windows(2)
+                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0));
+        if !even {
+            return false;
+        }
+        progressions += 1;
+    }
+    progressions > 0
 }
 
 struct RawRow {
