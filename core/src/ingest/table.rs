@@ -177,13 +177,26 @@ fn is_caption(line: &Line) -> bool {
 }
 
 /// Running text that a superscript or a justified gap cut into pieces: a first piece of ten or more
-/// words with no figure beside it.
+/// words with no figure (or pair of dashes) beside it.
 fn prose(segs: &[Seg]) -> bool {
-    let figure = |s: &Seg| {
+    // A figure beside the long label makes it a statement row; "2006)" closing a sentence's
+    // parenthesis does not, nor does a lone dash.
+    let figure = |s: &&Seg| {
         let t = s.text();
-        is_number(&t) && t.chars().any(|c| c.is_ascii_digit()) && !t.ends_with(')')
+        is_number(&t)
+            && t.chars().any(|c| c.is_ascii_digit())
+            && {
+                let u = t.trim_start_matches(['$', '€', '£', ' ']);
+                u.starts_with('(') == u.ends_with(')')
+            }
     };
-    segs.first().is_some_and(|s| s.n_words() >= 10) && !segs[1..].iter().any(figure)
+    let dashes = segs[1..]
+        .iter()
+        .filter(|s| is_number(&s.text()) && !s.text().chars().any(|c| c.is_ascii_digit()))
+        .count();
+    segs.first().is_some_and(|s| s.n_words() >= 10)
+        && !segs[1..].iter().any(|s| figure(&s))
+        && dashes < 2
 }
 
 fn row_like(segs: &[Seg]) -> bool {
