@@ -360,6 +360,13 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     let ruled: Vec<Table> = lattices
         .iter()
         .filter(|r| !partial(r) && !chart_grid(&r.grid()))
+        // A small ruled block inside a much larger whitespace-aligned table is part of it.
+        .filter(|r| {
+            !tables
+                .iter()
+                .any(|t| share(&r.bbox, &t.bbox) >= 0.5 && share(&t.bbox, &r.bbox) < 0.15)
+        })
+
         .cloned()
         .collect();
     if !ruled.is_empty() {
@@ -385,13 +392,17 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     tables
 }
 
-/// Most of `a` lies inside `b`, or most of `b` inside `a`.
-fn covered(a: &BBox, b: &BBox) -> bool {
+/// Share of `a`'s area that lies inside `b`.
+fn share(a: &BBox, b: &BBox) -> f32 {
     let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
     let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
-    let inter = ix * iy;
-    let area = |r: &BBox| ((r[2] - r[0]) * (r[3] - r[1])).max(1e-3);
-    inter >= 0.3 * area(a) || inter >= 0.5 * area(b)
+    ix * iy / ((a[2] - a[0]) * (a[3] - a[1])).max(1e-3)
+}
+
+/// A good part of the text table `t` lies inside the lattice `r`, or `r` lies inside `t` and is
+/// not a small block of it.
+fn covered(t: &BBox, r: &BBox) -> bool {
+    share(t, r) >= 0.3 || share(r, t) >= 0.5 && share(t, r) >= 0.15
 }
 
 /// Some value cell of one row sits over (or within two em of) a value cell of another (cells:
