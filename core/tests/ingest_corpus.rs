@@ -268,3 +268,49 @@ fn captions_stay_outside_the_table_region() {
     assert!(t.caption.contains("percentage change") || t.caption.contains("Table 1"));
     assert_eq!(t.n_cols, 4);
 }
+
+/// Every table row of a FinanceBench filing, as its non-empty cell texts.
+fn filing_rows(file: &str) -> Vec<Vec<String>> {
+    let bytes = read(&format!("{FB}{file}"));
+    let ex = ingest::extract(&bytes, file, &IngestSettings::default());
+    ex.pages
+        .iter()
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.grid())
+        .map(|r| r.into_iter().filter(|c| !c.is_empty()).collect())
+        .collect()
+}
+
+fn row_labelled<'a>(rows: &'a [Vec<String>], label: &str) -> Option<&'a Vec<String>> {
+    rows.iter().find(|r| r.first().is_some_and(|c| c == label))
+}
+
+#[test]
+fn statement_rows_survive_ruled_blocks_and_long_labels() {
+    // 3M 10-K: the equity statement sits above a small ruled table (it must not be replaced by
+    // it), and the percent table's cell backgrounds must not cut `%` from its figures.
+    let rows = filing_rows("3M_2022_10K.pdf");
+    let balance = row_labelled(&rows, "Balance at December 31, 2019").expect("equity statement row");
+    assert_eq!(balance.get(1).map(String::as_str), Some("$ 10,126"));
+    let cost = rows
+        .iter()
+        .find(|r| r.first().is_some_and(|c| c == "Cost of sales") && r.iter().any(|c| c == "56.2 %"))
+        .expect("cost of sales as a percent of net sales");
+    assert_eq!(&cost[1..], &["56.2 %", "53.2 %", "3.0 %"]);
+    // Adobe 10-K: a ten-word label beside parenthesised negatives is a row, not prose.
+    let rows = filing_rows("ADOBE_2017_10K.pdf");
+    let treasury = row_labelled(
+        &rows,
+        "Treasury stock, at cost (109,572 and 106,580 shares, respectively), net of reissuances",
+    )
+    .expect("treasury stock row");
+    assert_eq!(&treasury[1..], &["(6,084,436)", "(5,132,472)"]);
+}
+
+#[test]
+fn year_blocks_ruled_edge_to_edge_read_as_one_table() {
+    // American Water 10-K p8: customers by class, one shaded block per year.
+    let rows = filing_rows("AMERICANWATERWORKS_2020_10K.pdf");
+    let residential = row_labelled(&rows, "Residential").expect("residential row");
+    assert_eq!(&residential[1..], &["2,948", "236", "2,914", "215", "2,892", "188"]);
+}
