@@ -133,7 +133,8 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
         let y1 = g.0.iter().map(|r| r.at).fold(f32::MIN, f32::max);
         [x0, y0, x1, y1]
     };
-    let mut merged = true;
+    // Quadratic in the number of lattices: a page of hundreds of ruled specks is not a table page.
+    let mut merged = gs.len() <= 200;
     while merged {
         merged = false;
         'outer: for i in 0..gs.len() {
