@@ -189,3 +189,128 @@ fn garbage_bytes_give_a_warning_and_no_pages() {
         assert!(!ex.warnings.is_empty());
     }
 }
+
+/// Every table row on `page` (1-based) of an ICDAR 2013 document, as cell texts.
+fn icdar_rows(doc: &str, page: u32) -> Vec<Vec<String>> {
+    let bytes = read(&format!("{ICDAR}{doc}.pdf"));
+    let ex = ingest::extract(&bytes, doc, &IngestSettings::default());
+    ex.pages
+        .iter()
+        .filter(|p| p.page == page)
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.grid())
+        .collect()
+}
+
+#[test]
+fn ruled_grid_without_body_rules_keeps_one_cell_per_figure() {
+    // eu-016 p3: the header is ruled into five columns, the body rows are not; each country row
+    // must still read as five cells, not one run of text.
+    let rows = icdar_rows("eu-016", 3);
+    let austria = rows
+        .iter()
+        .find(|r| r.first().is_some_and(|c| c == "Austria"))
+        .expect("a row labelled Austria");
+    assert_eq!(austria, &["Austria", "86.2", "13.8", "0", "3,375"]);
+}
+
+#[test]
+fn tight_value_columns_under_year_headings_stay_apart() {
+    // eu-018 p1: `n` and `%Pos` under each year sit 18 pt apart; the year heading over both must
+    // not fuse them, and the year is a heading, not a value.
+    let rows = icdar_rows("eu-018", 1);
+    let austria = rows
+        .iter()
+        .find(|r| r.first().is_some_and(|c| c == "Austria"))
+        .expect("a row labelled Austria");
+    assert_eq!(
+        austria,
+        &["Austria", "Single", "25g", "109", "0.9", "93", "1.1", "89", "1.1", "-", "-", "-", "-"]
+    );
+}
+
+#[test]
+fn value_with_share_is_one_cell_and_rows_stay_rows() {
+    // eu-020 p2 "Table 2.2": "1269 (19.9%)" is one value; four faculty rows, not one merged row.
+    let rows = icdar_rows("eu-020", 2);
+    let sciences: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r.first().is_some_and(|c| c == "Sciences"))
+        .collect();
+    assert!(sciences
+        .iter()
+        .any(|r| r.iter().any(|c| c == "1269 (19.9%)")));
+    assert!(rows
+        .iter()
+        .any(|r| r.first().is_some_and(|c| c == "Civil Sciences")));
+}
+
+#[test]
+fn chart_axes_and_legends_are_not_tables() {
+    // eu-011 p2 holds four line charts (tick labels 450 … -50 beside each); p3 the one table.
+    let bytes = read(&format!("{ICDAR}eu-011.pdf"));
+    let ex = ingest::extract(&bytes, "eu-011", &IngestSettings::default());
+    assert!(ex.pages[1].tables.is_empty(), "charts read as tables on p2");
+    assert_eq!(ex.pages[2].tables.len(), 1);
+}
+
+#[test]
+fn captions_stay_outside_the_table_region() {
+    // eu-012 p3 "Table 1: Real GDP growth rate …" wraps to a second line; neither line is a row.
+    let bytes = read(&format!("{ICDAR}eu-012.pdf"));
+    let ex = ingest::extract(&bytes, "eu-012", &IngestSettings::default());
+    let t = ex.pages[2]
+        .tables
+        .iter()
+        .find(|t| t.grid().iter().any(|r| r.first().is_some_and(|c| c == "1996")))
+        .expect("the GDP table");
+    assert!(t.grid().iter().flatten().all(|c| !c.starts_with("Table 1")));
+    assert!(t.caption.contains("percentage change") || t.caption.contains("Table 1"));
+    assert_eq!(t.n_cols, 4);
+}
+
+/// Every table row of a FinanceBench filing, as its non-empty cell texts.
+fn filing_rows(file: &str) -> Vec<Vec<String>> {
+    let bytes = read(&format!("{FB}{file}"));
+    let ex = ingest::extract(&bytes, file, &IngestSettings::default());
+    ex.pages
+        .iter()
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.grid())
+        .map(|r| r.into_iter().filter(|c| !c.is_empty()).collect())
+        .collect()
+}
+
+fn row_labelled<'a>(rows: &'a [Vec<String>], label: &str) -> Option<&'a Vec<String>> {
+    rows.iter().find(|r| r.first().is_some_and(|c| c == label))
+}
+
+#[test]
+fn statement_rows_survive_ruled_blocks_and_long_labels() {
+    // 3M 10-K: the equity statement sits above a small ruled table (it must not be replaced by
+    // it), and the percent table's cell backgrounds must not cut `%` from its figures.
+    let rows = filing_rows("3M_2022_10K.pdf");
+    let balance = row_labelled(&rows, "Balance at December 31, 2019").expect("equity statement row");
+    assert_eq!(balance.get(1).map(String::as_str), Some("$ 10,126"));
+    let cost = rows
+        .iter()
+        .find(|r| r.first().is_some_and(|c| c == "Cost of sales") && r.iter().any(|c| c == "56.2 %"))
+        .expect("cost of sales as a percent of net sales");
+    assert_eq!(&cost[1..], &["56.2 %", "53.2 %", "3.0 %"]);
+    // Adobe 10-K: a ten-word label beside parenthesised negatives is a row, not prose.
+    let rows = filing_rows("ADOBE_2017_10K.pdf");
+    let treasury = row_labelled(
+        &rows,
+        "Treasury stock, at cost (109,572 and 106,580 shares, respectively), net of reissuances",
+    )
+    .expect("treasury stock row");
+    assert_eq!(&treasury[1..], &["(6,084,436)", "(5,132,472)"]);
+}
+
+#[test]
+fn year_blocks_ruled_edge_to_edge_read_as_one_table() {
+    // American Water 10-K p8: customers by class, one shaded block per year.
+    let rows = filing_rows("AMERICANWATERWORKS_2020_10K.pdf");
+    let residential = row_labelled(&rows, "Residential").expect("residential row");
+    assert_eq!(&residential[1..], &["2,948", "236", "2,914", "215", "2,892", "188"]);
+}

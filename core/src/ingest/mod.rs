@@ -21,6 +21,7 @@ pub mod layout;
 mod read;
 #[cfg(feature = "pdf")]
 mod structure;
+mod ruled;
 pub mod table;
 pub mod consensus;
 pub mod vision;

@@ -32,9 +32,30 @@ impl Seg {
 struct Row<'a> {
     line: &'a Line,
     segs: Vec<Seg>,
+    caption: bool,
+}
+
+impl Row<'_> {
+    fn row_like(&self) -> bool {
+        !self.caption && row_like(&self.segs)
+    }
 }
 
 pub(crate) fn is_number(s: &str) -> bool {
+    // A value with its share or error beside it ("63 (18.5%)", "1,234 12%") is still one value cell.
+    let spaced = s.replace('(', " (");
+    let parts: Vec<&str> = spaced.split_whitespace().collect();
+    if parts.len() >= 2
+        && parts.len() <= 3
+        && !parts.iter().any(|p| matches!(*p, "$" | "€" | "£"))
+        && parts.iter().all(|p| is_single_number(p))
+    {
+        return true;
+    }
+    is_single_number(s)
+}
+
+fn is_single_number(s: &str) -> bool {
     // A dash stands for zero/nil in a statement column.
     if matches!(
         s.trim(),
@@ -66,6 +87,18 @@ pub(crate) fn is_number(s: &str) -> bool {
             .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '*' | 'x' | 'X'))
 }
 
+/// Two numeric words side by side on a row, more than half an em apart, are two values (tight
+/// columns such as `n  %Pos`), unless the second is the share beside a count ("63 (18.5%)").
+/// Below half an em the gap is a word space ("December 31, 2022, 2021 and 2020").
+fn separate_values(prev: &Word, next: &Word, size: f32) -> bool {
+    let gap = next.fx0 - prev.fx1;
+    gap > 0.5 * size
+        && prev.text != "$"
+        && is_number(&prev.text)
+        && is_number(&next.text)
+        && !(next.text.starts_with('(') && next.text.ends_with("%)"))
+}
+
 fn segments(line: &Line) -> Vec<Seg> {
     let mut segs: Vec<Seg> = vec![];
     let gap = 0.8 * line.size.max(1.0);
@@ -74,11 +107,10 @@ fn segments(line: &Line) -> Vec<Seg> {
             // Two numbers side by side are two values even when the columns are tight.
             Some(s)
                 if w.fx0 - s.x1 <= gap
-                    && !(w.fx0 - s.x1 > 0.5 * line.size
-                        && is_number(&w.text)
-                        && s.words
-                            .last()
-                            .is_some_and(|p| is_number(&p.text) && p.text != "$")) =>
+                    && !s
+                        .words
+                        .last()
+                        .is_some_and(|p| separate_values(p, w, line.size)) =>
             {
                 s.x1 = s.x1.max(w.fx1);
                 s.words.push(w.clone());
@@ -122,34 +154,107 @@ fn segments(line: &Line) -> Vec<Seg> {
     out
 }
 
+/// A caption, title or note line ("Table 3.4: …", "Figure 2", "Source: …", "Notes: …") frames a
+/// table and is never one of its rows (§4.1 step 5: regions exclude captions and notes).
+fn is_caption(line: &Line) -> bool {
+    let t = line.text();
+    let mut words = t.split_whitespace();
+    let first = words
+        .next()
+        .unwrap_or("")
+        .trim_end_matches([':', '.'])
+        .to_lowercase();
+    let second = words.next().unwrap_or("");
+    let numbered = second
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || c.is_ascii_uppercase() && second.len() <= 4);
+    match first.as_str() {
+        "table" | "figure" | "fig" | "chart" | "exhibit" | "graph" | "box" => numbered,
+        "source" | "sources" | "note" | "notes" => t.split_whitespace().next().is_some_and(|w| w.ends_with(':')),
+        _ => false,
+    }
+}
+
+/// Running text that a superscript or a justified gap cut into pieces: a first piece of ten or more
+/// words with no figure (or pair of dashes) beside it.
+fn prose(segs: &[Seg]) -> bool {
+    // A figure beside the long label makes it a statement row; "2006)" closing a sentence's
+    // parenthesis does not, nor does a lone dash.
+    let figure = |s: &&Seg| {
+        let t = s.text();
+        is_number(&t)
+            && t.chars().any(|c| c.is_ascii_digit())
+            && {
+                let u = t.trim_start_matches(['$', '€', '£', ' ']);
+                u.starts_with('(') == u.ends_with(')')
+            }
+    };
+    let dashes = segs[1..]
+        .iter()
+        .filter(|s| is_number(&s.text()) && !s.text().chars().any(|c| c.is_ascii_digit()))
+        .count();
+    segs.first().is_some_and(|s| s.n_words() >= 10)
+        && !segs[1..].iter().any(|s| figure(&s))
+        && dashes < 2
+}
+
 fn row_like(segs: &[Seg]) -> bool {
     segs.len() >= 2
+        && !prose(segs)
         && segs[1..]
             .iter()
             .any(|s| is_number(&s.text()) || s.n_words() <= 4)
 }
 
+/// A year ("2019", "1996/7", "2007*") heads a column; it is not a value of the row.
+fn is_year(s: &str) -> bool {
+    let t = s.trim().trim_end_matches(['*', ')']).trim_start_matches(['(', 'F', 'Y']);
+    let head: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let rest = &t[head.len()..];
+    head.len() == 4
+        && head.parse::<u32>().is_ok_and(|y| (1900..=2100).contains(&y))
+        && (rest.is_empty() || rest.starts_with(['/', '-', '–']) && rest.len() <= 5)
+}
+
+/// A figure of the row, not a column heading.
+pub(crate) fn is_value(s: &str) -> bool {
+    is_number(s) && !is_year(s)
+}
+
 fn has_value(segs: &[Seg]) -> bool {
-    segs.len() >= 2 && segs[1..].iter().any(|s| is_number(&s.text()))
+    segs.len() >= 2 && segs[1..].iter().any(|s| is_value(&s.text()))
 }
 
 /// Detect tables on one page.
 pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Vec<Table> {
     let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
-    let rows: Vec<Row> = lines
+    let mut rows: Vec<Row> = lines
         .iter()
         .map(|l| Row {
             line: l,
             segs: segments(l),
+            caption: is_caption(l),
         })
         .collect();
+    // A caption wraps: single-piece lines right under a caption line belong to it.
+    for k in 1..rows.len() {
+        let gap = rows[k].line.ftop - rows[k - 1].line.fbot;
+        if rows[k - 1].caption
+            && !rows[k].caption
+            && rows[k].segs.len() == 1
+            && gap <= 0.5 * rows[k].line.size
+        {
+            rows[k].caption = true;
+        }
+    }
 
     // Regions: runs of row-like lines, tolerating a few label-only lines in between.
     let mut regions: Vec<(usize, usize)> = vec![];
     let mut i = 0;
     while i < rows.len() {
-        if !row_like(&rows[i].segs) {
+        if !rows[i].row_like() {
             i += 1;
             continue;
         }
@@ -158,22 +263,36 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         let mut j = i + 1;
         let mut misses = 0;
         let mut left = rows[i].line.fx0;
+        // Value columns seen so far in the region.
+        let mut cols: Vec<(f32, f32)> = rows[i].segs[1..].iter().map(|s| (s.x0, s.x1)).collect();
+        let in_cols = |s: &Seg, cols: &[(f32, f32)]| cols.iter().any(|c| s.x0.max(c.0) < s.x1.min(c.1));
         while j < rows.len() {
-            let gap = rows[j].line.ftop - rows[j - 1].line.fbot;
-            if gap > 2.0 * rows[j].line.size.max(rows[j - 1].line.size) {
+            let r = &rows[j];
+            let size = r.line.size.max(rows[j - 1].line.size);
+            let gap = r.line.ftop - rows[j - 1].line.fbot;
+            // A blank line between row groups does not end a table whose next row carries
+            // values in the same columns (a heading row after a blank starts the next table).
+            let aligned = r.row_like()
+                && has_value(&r.segs)
+                && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= 2;
+            if r.caption || gap > 2.0 * size && !(aligned && gap <= 3.2 * size) {
                 break;
             }
-            if row_like(&rows[j].segs) {
+            if r.row_like() {
                 end = j;
                 misses = 0;
-                left = left.min(rows[j].line.fx0);
-            } else if rows[j].segs.len() == 1
-                && rows[j].segs[0].n_words() <= 12
+                left = left.min(r.line.fx0);
+                cols.extend(r.segs[1..].iter().map(|s| (s.x0, s.x1)));
+            } else if r.segs.len() == 1
+                && r.segs[0].n_words() <= 12
                 && misses < 3
-                && rows[j].line.fx0 <= left + 2.5 * rows[j].line.size
+                && (r.line.fx0 <= left + 2.5 * r.line.size
+                    || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size
+                        && (has_value(&rows[end].segs) || rows[end].segs.len() >= 3))
             {
-                // A label-only line at the label column (section label, wrapped label); a line
-                // elsewhere (a centred title of the next table) ends the region.
+                // A label-only line at the label column (section label, wrapped label) or a
+                // cell wrapped under a value column of a full row; a line elsewhere (a
+                // centred title, the heading of the next table) ends the region.
                 misses += 1;
             } else {
                 break;
@@ -188,9 +307,13 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     let mut prev_end: Option<usize> = None;
     for (s, e) in regions {
         let region = &rows[s..=e];
-        let n_row_like = region.iter().filter(|r| row_like(&r.segs)).count();
+        let n_row_like = region.iter().filter(|r| r.row_like()).count();
         let n_values = region.iter().filter(|r| has_value(&r.segs)).count();
         if n_row_like < 2 || (n_row_like < 3 && n_values == 0) {
+            continue;
+        }
+        // Two rows make a table only if their value cells line up.
+        if n_row_like < 3 && !values_align(region) {
             continue;
         }
         // Header lines just above the first row: short, aligned with the region.
@@ -200,7 +323,11 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
             let above = &rows[top - 1];
             let gap = rows[top].line.ftop - above.line.fbot;
             let short = above.segs.iter().all(|g| g.n_words() <= 8) && above.line.words.len() <= 16;
-            if gap <= 1.0 * above.line.size && short && above.line.fx1 > region_x0(region) {
+            if gap <= 1.0 * above.line.size
+                && short
+                && !above.caption
+                && above.line.fx1 > region_x0(region)
+            {
                 top -= 1;
                 added += 1;
             } else {
@@ -211,6 +338,41 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         if let Some(t) = build(&rows[top..=e], &rows[s..=e], graphics, width) {
             tables.push(t);
         }
+    }
+    // A grid drawn with rules is read from its rules; text-aligned tables inside it give way.
+    // A lattice that is only part of a table (one ruled block; the row goes on with figures just
+    // outside the rules) gives way to the whitespace reading of the whole table.
+    let lattices = super::ruled::detect(&lines, graphics);
+    let partial = |r: &Table| {
+        lines.iter().any(|l| {
+            let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
+            cy > r.bbox[1] && cy < r.bbox[3] && l.words.iter().any(|w| {
+                let (cx, wy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+                let near = (cx > r.bbox[2] && w.bbox[0] - r.bbox[2] < 3.0 * l.size)
+                    || (cx < r.bbox[0] && r.bbox[0] - w.bbox[2] < 3.0 * l.size);
+                near && is_value(&w.text)
+                    && !lattices.iter().any(|o| {
+                        cx >= o.bbox[0] && cx <= o.bbox[2] && wy >= o.bbox[1] && wy <= o.bbox[3]
+                    })
+            })
+        })
+    };
+    let ruled: Vec<Table> = lattices
+        .iter()
+        .filter(|r| !partial(r) && !chart_grid(&r.grid()))
+        // A small ruled block inside a much larger whitespace-aligned table is part of it.
+        .filter(|r| {
+            !tables
+                .iter()
+                .any(|t| share(&r.bbox, &t.bbox) >= 0.5 && share(&t.bbox, &r.bbox) < 0.15)
+        })
+
+        .cloned()
+        .collect();
+    if !ruled.is_empty() {
+        tables.retain(|t| !ruled.iter().any(|r| covered(&t.bbox, &r.bbox)));
+        tables.extend(ruled);
+        tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
     }
     // Captions: a short line right above the table.
     for t in tables.iter_mut() {
@@ -230,15 +392,49 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     tables
 }
 
+/// Share of `a`'s area that lies inside `b`.
+fn share(a: &BBox, b: &BBox) -> f32 {
+    let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    ix * iy / ((a[2] - a[0]) * (a[3] - a[1])).max(1e-3)
+}
+
+/// A good part of the text table `t` lies inside the lattice `r`, or `r` lies inside `t` and is
+/// not a small block of it.
+fn covered(t: &BBox, r: &BBox) -> bool {
+    share(t, r) >= 0.3 || share(r, t) >= 0.5 && share(t, r) >= 0.15
+}
+
+/// Some value cell of one row sits over (or within two em of) a value cell of another (cells:
+/// figures or short labels, not the tail of a sentence); a heading centred over a `$` and its
+/// figure may end short of a right-aligned value.
+fn values_align(region: &[Row]) -> bool {
+    let like: Vec<&Row> = region.iter().filter(|r| r.row_like()).collect();
+    let cell = |s: &&Seg| s.n_words() <= 4 || is_number(&s.text());
+    like.iter().enumerate().any(|(i, a)| {
+        like[i + 1..].iter().any(|b| {
+            a.segs[1..].iter().filter(cell).any(|s| {
+                b.segs[1..]
+                    .iter()
+                    .filter(cell)
+                    .any(|t| s.x0.max(t.x0) < s.x1.min(t.x1) + 2.0 * a.line.size)
+            })
+        })
+    })
+}
+
 fn region_x0(rows: &[Row]) -> f32 {
     rows.iter().map(|r| r.line.fx0).fold(f32::MAX, f32::min)
 }
 
 fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option<Table> {
     // Value columns from the projection of non-first segments of row-like lines.
+    // When the table has enough rows with values, only those rows draw the columns: a header
+    // centred over two tight value columns must not fuse them.
+    let n_value_rows = data.iter().filter(|r| has_value(&r.segs)).count();
     let mut iv: Vec<(f32, f32)> = data
         .iter()
-        .filter(|r| row_like(&r.segs))
+        .filter(|r| r.row_like() && (n_value_rows < 3 || has_value(&r.segs)))
         .flat_map(|r| r.segs[1..].iter().map(|s| (s.x0, s.x1)))
         .collect();
     if iv.is_empty() {
@@ -266,43 +462,31 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     for r in rows {
         let mut cells: Vec<(usize, usize, Seg)> = vec![];
         for sg in &r.segs {
-            // Columns this segment overlaps.
-            let hit: Vec<usize> = columns
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| sg.x0.max(c.0) < sg.x1.min(c.1))
-                .map(|(k, _)| k)
-                .collect();
-            let (c0, span) = if hit.is_empty() {
-                let k = columns
-                    .iter()
-                    .enumerate()
-                    .min_by(|a, b| dist(sg, a.1).total_cmp(&dist(sg, b.1)))
-                    .map(|(k, _)| k)
-                    .unwrap_or(0);
-                (k, 1)
-            } else {
-                (hit[0], hit[hit.len() - 1] - hit[0] + 1)
-            };
-            match cells.iter_mut().find(|(c, _, _)| *c == c0) {
-                Some((_, _, s)) => {
-                    s.words.extend(sg.words.iter().cloned());
-                    s.x1 = s.x1.max(sg.x1);
-                }
-                None => cells.push((c0, span, sg.clone())),
-            }
+            let (c0, span) = place(sg, &columns);
+            put(&mut cells, c0, span, sg);
         }
         cells.sort_by_key(|c| c.0);
-        let value = cells.iter().any(|(c, _, s)| *c > 0 && is_number(&s.text()));
+        let value = cells.iter().any(|(c, _, s)| *c > 0 && is_value(&s.text()));
         raw.push(RawRow {
             cells,
             top: r.line.ftop,
             bot: r.line.fbot,
             size: r.line.size,
             value,
+            lines: 1,
         });
     }
-    let grid_rows = merge_rows(raw);
+    let mut grid_rows = merge_rows(raw);
+    // Stacked header cells are wider than any one of their lines: place them again.
+    for r in grid_rows.iter_mut().filter(|r| r.lines > 1 && !r.value) {
+        let mut cells = vec![];
+        for (_, _, sg) in &r.cells {
+            let (c0, span) = place(sg, &columns);
+            put(&mut cells, c0, span, sg);
+        }
+        cells.sort_by_key(|c| c.0);
+        r.cells = cells;
+    }
     let first_value_row = grid_rows.iter().position(|r| r.value);
     let grid_rows: Vec<Vec<(usize, usize, Seg)>> = grid_rows.into_iter().map(|r| r.cells).collect();
     if grid_rows.len() < 2 {
@@ -342,6 +526,9 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     if filled < 0.4 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
         return None;
     }
+    if axis_ticks(&grid_rows) || axis_row(&grid_rows) {
+        return None;
+    }
     let ruled = extend_to_rules(&mut bbox, graphics);
     Some(Table {
         bbox,
@@ -355,12 +542,117 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     })
 }
 
+fn value_of(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let neg = t.starts_with('(') && t.ends_with(')') || t.starts_with(['-', '−', '–']);
+    let digits: String = t
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let v: f64 = digits.parse().ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// Chart axes line up like a table: every column that holds numbers holds evenly spaced tick
+/// values (450, 400, 350 …). A real table has at least one column of data.
+fn axis_ticks(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
+    let n_cols = grid_rows
+        .iter()
+        .flat_map(|r| r.iter().map(|c| c.0 + 1))
+        .max()
+        .unwrap_or(0);
+    let mut progressions = 0;
+    for col in 0..n_cols {
+        let vals: Vec<f64> = grid_rows
+            .iter()
+            .filter_map(|r| r.iter().find(|c| c.0 == col))
+            .map(|c| c.2.text())
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(&t))
+            .collect();
+        if vals.len() < 3 {
+            continue;
+        }
+        let step = vals[1] - vals[0];
+        let even = step.abs() > 0.0
+            && vals
+                .windows(2)
+                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0));
+        if !even {
+            return false;
+        }
+        progressions += 1;
+    }
+    progressions > 0
+}
+
+/// A chart's axis labels: a row of four or more evenly spaced ticks (0, 10, 20 … or 1, 2, 3 …).
+/// Either a zero-based axis along the bottom, or the only figures the "table" has.
+fn axis_row(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
+    let ticks = |r: &Vec<(usize, usize, Seg)>| -> Option<f64> {
+        let vals: Vec<f64> = r
+            .iter()
+            .flat_map(|c| c.2.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>())
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(&t))
+            .collect();
+        let step = vals.get(1).zip(vals.first()).map(|(b, a)| b - a)?;
+        let even = vals.len() >= 4
+            && step > 0.0
+            && vals
+                .windows(2)
+                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.max(1.0));
+        even.then_some(vals[0])
+    };
+    let bottom_axis = grid_rows
+        .iter()
+        .rev()
+        .take(2)
+        .any(|r| ticks(r) == Some(0.0));
+    let value_rows: Vec<&Vec<(usize, usize, Seg)>> = grid_rows
+        .iter()
+        .filter(|r| r.iter().any(|c| c.0 > 0 && is_value(&c.2.text())))
+        .collect();
+    bottom_axis || !value_rows.is_empty() && value_rows.iter().all(|r| ticks(r).is_some())
+}
+
+/// [`axis_ticks`] over a finished grid: every column with four or more figures (other than a
+/// 1, 2, 3 … numbering) holds evenly spaced ticks (two chart frames side by side ruled like a grid).
+fn chart_grid(grid: &[Vec<String>]) -> bool {
+    let n_cols = grid.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut progressions = 0;
+    for col in 0..n_cols {
+        let vals: Vec<f64> = grid
+            .iter()
+            .filter_map(|r| r.get(col))
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(t))
+            .collect();
+        let step = vals.get(1).zip(vals.first()).map_or(0.0, |(b, a)| b - a);
+        // Fewer than four figures, or a numbering column (1, 2, 3 …), says nothing.
+        if vals.len() < 4 || (step.abs() - 1.0).abs() < 1e-9 {
+            continue;
+        }
+        let even = step.abs() > 0.0
+            && vals
+                .windows(2)
+                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0));
+        if !even {
+            return false;
+        }
+        progressions += 1;
+    }
+    progressions > 0
+}
+
 struct RawRow {
     cells: Vec<(usize, usize, Seg)>,
     top: f32,
     bot: f32,
     size: f32,
     value: bool,
+    /// Text lines merged into this row.
+    lines: usize,
 }
 
 impl RawRow {
@@ -370,6 +662,29 @@ impl RawRow {
     fn label(&self) -> Option<String> {
         self.cells.iter().find(|c| c.0 == 0).map(|c| c.2.text())
     }
+}
+
+fn overlaps(a: &Seg, b: &Seg) -> bool {
+    a.x0.max(b.x0) < a.x1.min(b.x1)
+}
+
+/// The lower header line continues the cells of the upper one: every piece overlaps at most one
+/// piece of the other line, at least one pair overlaps, and the row label is not continued by a
+/// value cell.
+fn stacks(upper: &RawRow, lower: &RawRow) -> bool {
+    let one_to_one = lower
+        .cells
+        .iter()
+        .all(|c| upper.cells.iter().filter(|p| overlaps(&p.2, &c.2)).count() <= 1)
+        && upper
+            .cells
+            .iter()
+            .all(|p| lower.cells.iter().filter(|c| overlaps(&p.2, &c.2)).count() <= 1);
+    let any = lower
+        .cells
+        .iter()
+        .any(|c| upper.cells.iter().any(|p| overlaps(&p.2, &c.2)));
+    one_to_one && any
 }
 
 fn append_seg(into: &mut Seg, from: &Seg) {
@@ -384,8 +699,12 @@ fn append_seg(into: &mut Seg, from: &Seg) {
 /// - a label-only line starting with `(` or lowercase right under a row continues that row's label;
 /// - a header line whose cells sit in the columns of the header line above it (no values yet).
 fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
+    // Header lines are only merged above the first value row of a table that has values; in a
+    // table of text every line is its own row.
+    let has_values = raw.iter().any(|r| r.value);
     let mut out: Vec<RawRow> = vec![];
     for r in raw {
+        let in_header = has_values && !out.iter().any(|o| o.value);
         if let Some(prev) = out.last_mut() {
             let tight = r.top - prev.bot < 0.6 * r.size.max(prev.size);
             let starts_low = r
@@ -422,27 +741,70 @@ fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
                     continue;
                 }
             }
-            // Two-line header cells.
-            let same_cols = !r.value
-                && !prev.value
-                && r.cells
-                    .iter()
-                    .all(|c| c.1 == 1 && prev.cells.iter().any(|p| p.0 == c.0 && p.1 == 1))
-                && prev.cells.iter().all(|p| p.1 == 1)
-                && r.cells.len() >= 2;
-            if tight && same_cols {
-                for c in &r.cells {
-                    if let Some(p) = prev.cells.iter_mut().find(|p| p.0 == c.0) {
-                        append_seg(&mut p.2, &c.2);
+            // Multi-line header cells: each line's pieces sit under exactly one piece of the
+            // line above (one-to-one); a piece over two pieces is a spanning header and stays
+            // a row of its own.
+            if tight && in_header && !r.value && !prev.value && prev.lines < 4 && stacks(prev, &r)
+            {
+                for c in r.cells {
+                    match prev.cells.iter_mut().find(|p| overlaps(&p.2, &c.2)) {
+                        Some(p) => append_seg(&mut p.2, &c.2),
+                        None => prev.cells.push(c),
                     }
                 }
                 prev.bot = r.bot;
+                prev.lines += r.lines;
                 continue;
             }
         }
         out.push(r);
     }
     out
+}
+
+/// The columns a segment belongs to: those it covers for a good part of the column's or its own
+/// width (a header centred over a narrow value column spills into its neighbours without spanning
+/// them), else the nearest one.
+fn place(sg: &Seg, columns: &[(f32, f32)]) -> (usize, usize) {
+    let sw = (sg.x1 - sg.x0).max(0.1);
+    let hit: Vec<usize> = columns
+        .iter()
+        .enumerate()
+        .filter(|(k, c)| {
+            let ov = sg.x1.min(c.1) - sg.x0.max(c.0);
+            let cw = (c.1 - c.0).max(0.1);
+            // The label column is wide: a heading centred over the first value column
+            // reaches into it without belonging to it.
+            let k = *k;
+            ov > 0.0 && if k == 0 { ov >= 0.5 * sw } else { ov >= 0.5 * cw || ov >= 0.3 * cw.min(sw) }
+        })
+        .map(|(k, _)| k)
+        .collect();
+    match (hit.first(), hit.last()) {
+        (Some(&a), Some(&b)) => (a, b - a + 1),
+        _ => {
+            let k = columns
+                .iter()
+                .enumerate()
+                .min_by(|a, b| dist(sg, a.1).total_cmp(&dist(sg, b.1)))
+                .map(|(k, _)| k)
+                .unwrap_or(0);
+            (k, 1)
+        }
+    }
+}
+
+/// Add a segment to a row's cells; two segments in one column are one cell.
+fn put(cells: &mut Vec<(usize, usize, Seg)>, c0: usize, span: usize, sg: &Seg) {
+    match cells.iter_mut().find(|(c, _, _)| *c == c0) {
+        Some((_, sp, s)) => {
+            s.words.extend(sg.words.iter().cloned());
+            s.x0 = s.x0.min(sg.x0);
+            s.x1 = s.x1.max(sg.x1);
+            *sp = (*sp).max(span);
+        }
+        None => cells.push((c0, span, sg.clone())),
+    }
 }
 
 fn dist(s: &Seg, c: &(f32, f32)) -> f32 {
@@ -509,5 +871,16 @@ mod tests {
         for s in ["Revenue", "2019 plan", ""] {
             assert!(!is_number(s), "{s}");
         }
+    }
+
+    #[test]
+    fn years_head_columns_and_shares_stay_with_their_value() {
+        for s in ["2007", "1996/7", "FY2019", "2006*"] {
+            assert!(is_year(s) && !is_value(s), "{s}");
+        }
+        for s in ["1,234", "63 (18.5%)", "101(20.4%)", "(3,115)", "3.5"] {
+            assert!(is_value(s), "{s}");
+        }
+        assert!(!is_number("Total: 0%"));
     }
 }

@@ -1,0 +1,454 @@
+//! Ruled tables (spec §4.1 step 5 "native rule-based table detection", issue 3): a grid drawn with
+//! horizontal and vertical rules is read from the rules themselves.
+//!
+//! Rules that cross or touch form a connected *lattice*; its distinct rule positions cut the lattice
+//! box into slots, and two neighbouring slots are one cell when no rule separates them (a spanning
+//! header, a merged label). Words fall into the slot holding their centre. Double borders and hairline
+//! gaps (rules a few points apart) are one boundary. A lattice with a single column, or whose slots
+//! are mostly empty (a chart frame with gridlines), is not a table; a box around a paragraph has one
+//! slot and is ignored. Whitespace-aligned tables without vertical rules stay with `table.rs`.
+
+use super::layout::{join_words, Graphics, Line, Word};
+use super::{Cell, Table};
+use crate::corpus::BBox;
+
+/// Rules closer than this (points) are one boundary: double borders, cell background edges.
+const SAME_RULE: f32 = 6.0;
+/// Slack when deciding that two rules touch (points).
+const TOUCH: f32 = 2.5;
+
+#[derive(Debug, Clone, Copy)]
+struct Rule {
+    /// Position across the rule (y of a horizontal rule, x of a vertical one).
+    at: f32,
+    from: f32,
+    to: f32,
+}
+
+/// Same-position pieces that touch become one rule (a row of cell borders drawn one by one).
+fn merge(mut rules: Vec<Rule>) -> Vec<Rule> {
+    rules.retain(|r| r.at.is_finite() && r.from.is_finite() && r.to.is_finite());
+    rules.sort_by(|a, b| a.at.total_cmp(&b.at).then(a.from.total_cmp(&b.from)));
+    let mut out: Vec<Rule> = vec![];
+    for r in rules {
+        match out
+            .iter_mut()
+            .rev()
+            .take(8)
+            .find(|o| (o.at - r.at).abs() <= 1.0 && r.from <= o.to + TOUCH)
+        {
+            Some(o) => o.to = o.to.max(r.to),
+            None => out.push(r),
+        }
+    }
+    out
+}
+
+fn find(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+fn union(parent: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra] = rb;
+    }
+}
+
+/// Distinct positions, rules closer than [`SAME_RULE`] counted once.
+fn cuts(mut v: Vec<f32>) -> Vec<f32> {
+    v.sort_by(f32::total_cmp);
+    let mut out: Vec<f32> = vec![];
+    for x in v {
+        match out.last() {
+            Some(&l) if x - l < SAME_RULE => {}
+            _ => out.push(x),
+        }
+    }
+    out
+}
+
+/// Ruled tables on one page, with the words they hold.
+pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
+    let h = merge(
+        g.hrules
+            .iter()
+            .map(|r| Rule {
+                at: r[0],
+                from: r[1].min(r[2]),
+                to: r[1].max(r[2]),
+            })
+            .collect(),
+    );
+    let v = merge(
+        g.vrules
+            .iter()
+            .map(|r| Rule {
+                at: r[0],
+                from: r[1].min(r[2]),
+                to: r[1].max(r[2]),
+            })
+            .collect(),
+    );
+    if h.len() < 2 || v.len() < 2 || h.len() * v.len() > 400_000 {
+        return vec![];
+    }
+    // Lattices: horizontal and vertical rules that cross or touch.
+    let n = h.len() + v.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    for (i, a) in h.iter().enumerate() {
+        for (j, b) in v.iter().enumerate() {
+            if b.at >= a.from - TOUCH
+                && b.at <= a.to + TOUCH
+                && a.at >= b.from - TOUCH
+                && a.at <= b.to + TOUCH
+            {
+                union(&mut parent, i, h.len() + j);
+            }
+        }
+    }
+    let mut groups: std::collections::BTreeMap<usize, (Vec<Rule>, Vec<Rule>)> = Default::default();
+    for (i, r) in h.iter().enumerate() {
+        let k = find(&mut parent, i);
+        groups.entry(k).or_default().0.push(*r);
+    }
+    for (j, r) in v.iter().enumerate() {
+        let k = find(&mut parent, h.len() + j);
+        groups.entry(k).or_default().1.push(*r);
+    }
+    // Grids ruled block by block (one shaded block per year) that sit edge to edge, over the same
+    // rows, are one table.
+    let mut gs: Vec<(Vec<Rule>, Vec<Rule>)> = groups
+        .into_values()
+        .filter(|(hs, vs)| !hs.is_empty() && !vs.is_empty())
+        .collect();
+    let bounds = |g: &(Vec<Rule>, Vec<Rule>)| {
+        let x0 = g.0.iter().map(|r| r.from).fold(f32::MAX, f32::min);
+        let x1 = g.0.iter().map(|r| r.to).fold(f32::MIN, f32::max);
+        let y0 = g.0.iter().map(|r| r.at).fold(f32::MAX, f32::min);
+        let y1 = g.0.iter().map(|r| r.at).fold(f32::MIN, f32::max);
+        [x0, y0, x1, y1]
+    };
+    // Quadratic in the number of lattices: a page of hundreds of ruled specks is not a table page.
+    let mut merged = gs.len() <= 200;
+    while merged {
+        merged = false;
+        'outer: for i in 0..gs.len() {
+            for j in 0..gs.len() {
+                if i == j {
+                    continue;
+                }
+                let (a, b) = (bounds(&gs[i]), bounds(&gs[j]));
+                let gap = b[0] - a[2];
+                let overlap = a[3].min(b[3]) - a[1].max(b[1]);
+                let shorter = (a[3] - a[1]).min(b[3] - b[1]);
+                if (-TOUCH..SAME_RULE).contains(&gap) && shorter > 0.0 && overlap >= 0.8 * shorter {
+                    let g = gs.remove(j);
+                    let k = if j < i { i - 1 } else { i };
+                    gs[k].0.extend(g.0);
+                    gs[k].1.extend(g.1);
+                    merged = true;
+                    break 'outer;
+                }
+            }
+        }
+    }
+    gs.into_iter()
+        .filter_map(|(hs, vs)| lattice_table(&hs, &vs, lines))
+        .collect()
+}
+
+/// Row cuts the rules do not draw: a band between two rules that holds several lines with values
+/// in two or more columns is several rows (grids that rule only the columns and the header).
+fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
+    let (x0, x1) = (xs[0], xs[xs.len() - 1]);
+    let mut out = vec![];
+    for band in ys.windows(2) {
+        let inside: Vec<&Line> = lines
+            .iter()
+            .copied()
+            .filter(|l| {
+                let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
+                cy > band[0] && cy < band[1] && l.bbox[2] > x0 && l.bbox[0] < x1
+            })
+            .collect();
+        let columns = |l: &Line| {
+            let mut cs: Vec<usize> = l
+                .words
+                .iter()
+                .filter_map(|w| {
+                    let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
+                    xs.windows(2).position(|s| s[0] <= cx && cx < s[1])
+                })
+                .collect();
+            cs.dedup();
+            cs
+        };
+        let is_row = |l: &Line| {
+            let cs = columns(l);
+            cs.len() >= 2
+                && l.words.iter().any(|w| {
+                    let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
+                    cx > xs[1] && super::table::is_value(&w.text)
+                })
+        };
+        if inside.iter().filter(|l| is_row(l)).count() < 2 {
+            continue;
+        }
+        // One row per line with cells in two or more columns. A label line above it that starts
+        // a new label goes down with it; a continuation ("(as HCl)", lowercase) stays with the
+        // row above.
+        // Heading lines above the first line with values stay one heading row ("to air" over
+        // "kg/year").
+        let mut has_multi = false;
+        let mut seen_value = false;
+        let mut pending: Option<usize> = None;
+        for (i, l) in inside.iter().enumerate() {
+            if columns(l).len() >= 2 {
+                let value = is_row(l);
+                let heading = !seen_value && !value;
+                seen_value |= value;
+                if has_multi && !heading {
+                    let k = pending.unwrap_or(i);
+                    if k > 0 {
+                        out.push((inside[k - 1].bbox[3] + inside[k].bbox[1]) / 2.0);
+                    }
+                }
+                has_multi = true;
+                pending = None;
+            } else {
+                let continues = l
+                    .text()
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_lowercase() || c == '(');
+                if has_multi && !continues && pending.is_none() {
+                    pending = Some(i);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
+    let words: Vec<&Word> = lines.iter().flat_map(|l| l.words.iter()).collect();
+    // Columns come from vertical rules only (plus the lattice's outer edges): the ends of rules
+    // drawn under single cells (statement totals) are not column boundaries.
+    let left = hs.iter().map(|r| r.from).fold(f32::MAX, f32::min);
+    let right = hs.iter().map(|r| r.to).fold(f32::MIN, f32::max);
+    let xs = cuts(vs.iter().map(|r| r.at).chain([left, right]).collect());
+    let ruled_ys = cuts(hs.iter().map(|r| r.at).chain(vs.iter().flat_map(|r| [r.from, r.to])).collect());
+    if xs.len() < 3 || ruled_ys.len() < 2 {
+        return None;
+    }
+    let text_cuts = text_row_cuts(&ruled_ys, &xs, lines);
+    let mut ys = ruled_ys.clone();
+    ys.extend(text_cuts.iter().copied());
+    ys.sort_by(f32::total_cmp);
+    let (nc, nr) = (xs.len().checked_sub(1)?, ys.len().checked_sub(1)?);
+    if nc < 2 || nr < 1 || nc * nr > 20_000 {
+        return None;
+    }
+    let vertical_at = |x: f32, y: f32| {
+        vs.iter()
+            .any(|r| (r.at - x).abs() < SAME_RULE && r.from - TOUCH <= y && y <= r.to + TOUCH)
+    };
+    let horizontal_at = |y: f32, x: f32| {
+        text_cuts.contains(&y)
+            || hs
+                .iter()
+                .any(|r| (r.at - y).abs() < SAME_RULE && r.from - TOUCH <= x && x <= r.to + TOUCH)
+    };
+    // Slots with no rule between them are one cell.
+    let id = |r: usize, c: usize| r * nc + c;
+    let mut filled = vec![false; nr * nc];
+    for w in &words {
+        let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+        let c = xs.windows(2).position(|s| s[0] <= cx && cx < s[1]);
+        let r = ys.windows(2).position(|s| s[0] <= cy && cy < s[1]);
+        if let (Some(r), Some(c)) = (r, c) {
+            filled[id(r, c)] = true;
+        }
+    }
+    let mut parent: Vec<usize> = (0..nr * nc).collect();
+    for r in 0..nr {
+        let my = (ys[r] + ys[r + 1]) / 2.0;
+        for c in 0..nc {
+            let mx = (xs[c] + xs[c + 1]) / 2.0;
+            // Without a rule between them, two slots are one cell only if text runs across the
+            // gap (a spanning header); body rows of a grid that rules only its header keep the
+            // columns the header drew.
+            let straddled = |x: f32| {
+                words.iter().any(|w| {
+                    let cy = (w.bbox[1] + w.bbox[3]) / 2.0;
+                    cy > ys[r] && cy < ys[r + 1] && w.bbox[0] < x - 1.0 && w.bbox[2] > x + 1.0
+                })
+            };
+            if c + 1 < nc && !vertical_at(xs[c + 1], my) && straddled(xs[c + 1]) {
+                union(&mut parent, id(r, c), id(r, c + 1));
+            }
+            // Down: text running across the cut, or a row label beside an empty label slot
+            // (one label for a Count and a Percentage row). A label never climbs into the empty
+            // slot above it, and headings do not reach into the body.
+            let straddled_y = |y: f32| {
+                words.iter().any(|w| {
+                    let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
+                    cx > xs[c] && cx < xs[c + 1] && w.bbox[1] < y - 1.0 && w.bbox[3] > y + 1.0
+                })
+            };
+            let spans = r + 1 < nr && c == 0 && filled[id(r, c)] && !filled[id(r + 1, c)];
+            if r + 1 < nr && !horizontal_at(ys[r + 1], mx) && (spans || straddled_y(ys[r + 1])) {
+                union(&mut parent, id(r, c), id(r + 1, c));
+            }
+        }
+    }
+    // Each merged cell as its slot rectangle.
+    let mut rects: std::collections::BTreeMap<usize, [usize; 4]> = Default::default();
+    for r in 0..nr {
+        for c in 0..nc {
+            let k = find(&mut parent, id(r, c));
+            let e = rects.entry(k).or_insert([r, c, r, c]);
+            e[0] = e[0].min(r);
+            e[1] = e[1].min(c);
+            e[2] = e[2].max(r);
+            e[3] = e[3].max(c);
+        }
+    }
+    let slot_of = |x: f32, y: f32| -> Option<(usize, usize)> {
+        let c = xs.windows(2).position(|w| w[0] <= x && x < w[1])?;
+        let r = ys.windows(2).position(|w| w[0] <= y && y < w[1])?;
+        Some((r, c))
+    };
+    let mut texts: std::collections::BTreeMap<usize, Vec<Word>> = Default::default();
+    for l in lines {
+        let mut last: Option<(usize, &Word)> = None;
+        for w in &l.words {
+            let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+            let Some((r, c)) = slot_of(cx, cy) else {
+                last = None;
+                continue;
+            };
+            let k = find(&mut parent, id(r, c));
+            // Figures set apart by whitespace inside one slot: the rules draw only part of the
+            // grid, and the whitespace-aligned reading does better.
+            if let Some((pk, p)) = last {
+                if pk == k
+                    && w.fx0 - p.fx1 > 1.0 * l.size
+                    && super::table::is_number(&w.text)
+                    && super::table::is_number(&p.text)
+                {
+                    return None;
+                }
+            }
+            last = Some((k, w));
+            texts.entry(k).or_default().push(w.clone());
+        }
+    }
+    // Rows and columns that hold no text at all (double borders, spacer rows) are dropped.
+    let mut row_used = vec![false; nr];
+    let mut col_used = vec![false; nc];
+    for (k, ws) in &texts {
+        if ws.is_empty() {
+            continue;
+        }
+        if let Some(rc) = rects.get(k) {
+            row_used[rc[0]] = true;
+            col_used[rc[1]] = true;
+        }
+    }
+    let row_ix = renumber(&row_used);
+    let col_ix = renumber(&col_used);
+    let n_rows = row_used.iter().filter(|u| **u).count();
+    let n_cols = col_used.iter().filter(|u| **u).count();
+    if n_rows < 2 || n_cols < 2 {
+        return None;
+    }
+    let mut cells = vec![];
+    let mut filled_area = 0usize;
+    for (k, rc) in &rects {
+        let Some(ws) = texts.get(k).filter(|ws| !ws.is_empty()) else {
+            continue;
+        };
+        let (Some(r0), Some(c0)) = (row_ix[rc[0]], col_ix[rc[1]]) else {
+            continue;
+        };
+        let r1 = (rc[0]..=rc[2]).filter_map(|r| row_ix[r]).max().unwrap_or(r0);
+        let c1 = (rc[1]..=rc[3]).filter_map(|c| col_ix[c]).max().unwrap_or(c0);
+        filled_area += (r1 - r0 + 1) * (c1 - c0 + 1);
+        let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+        for w in ws {
+            b[0] = b[0].min(w.bbox[0]);
+            b[1] = b[1].min(w.bbox[1]);
+            b[2] = b[2].max(w.bbox[2]);
+            b[3] = b[3].max(w.bbox[3]);
+        }
+        cells.push(Cell {
+            row: r0,
+            col: c0,
+            row_span: r1 - r0 + 1,
+            col_span: c1 - c0 + 1,
+            text: join_words(ws),
+            bbox: b,
+        });
+    }
+    // A chart frame with gridlines, or a form with a few filled boxes, leaves most slots empty.
+    if (filled_area as f32) < 0.4 * (n_rows * n_cols) as f32 {
+        return None;
+    }
+    // A `$` or `%` alone in a cell: the rules are cell backgrounds that cut values from their
+    // signs (statements rendered from HTML); the whitespace reading joins them (§4.1 step 5).
+    if cells
+        .iter()
+        .any(|c| matches!(c.text.trim(), "$" | "€" | "£" | "%" | ")" | ")%" | "%)"))
+    {
+        return None;
+    }
+    // A chart frame around a legend: a few words in a large box. Table text is dense.
+    let box_area = ((xs[nc] - xs[0]) * (ys[nr] - ys[0])).max(1.0);
+    let ink: f32 = words
+        .iter()
+        .filter(|w| slot_of((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0).is_some())
+        .map(|w| (w.bbox[2] - w.bbox[0]) * (w.bbox[3] - w.bbox[1]))
+        .sum();
+    if ink < 0.04 * box_area {
+        return None;
+    }
+    cells.sort_by_key(|c| (c.row, c.col));
+    let header_rows = (0..n_rows)
+        .find(|&r| {
+            cells
+                .iter()
+                .any(|c| c.row == r && c.col > 0 && super::table::is_number(&c.text))
+        })
+        .unwrap_or(0);
+    let bbox: BBox = [xs[0], ys[0], xs[nc], ys[nr]];
+    Some(Table {
+        bbox,
+        cells,
+        caption: String::new(),
+        continues_from_previous: false,
+        n_rows,
+        n_cols,
+        header_rows,
+        ruled: true,
+    })
+}
+
+fn renumber(used: &[bool]) -> Vec<Option<usize>> {
+    let mut k = 0;
+    used.iter()
+        .map(|&u| {
+            if u {
+                k += 1;
+                Some(k - 1)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
