@@ -8,7 +8,7 @@
 //! CLI does with one corpus per document; the worker's ranking over the library is filtered to that
 //! source (over-fetching 8 × k so the filtered list is still k long).
 
-use crate::platform::{download, now_ms, BrowserTransport, WorkerSearch};
+use crate::platform::{download, now_ms, read_chosen_text, BrowserTransport, WorkerSearch};
 use clair_core::config::{Modality, Settings};
 use clair_core::corpus::Hit;
 use clair_core::eval::dataset::{self, Item};
@@ -20,7 +20,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 
 /// The paper's retrieval cutoff for Hit@k / MRR (Appendix A.1).
 const K: usize = 8;
@@ -109,15 +108,11 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
     let error: RwSignal<Option<String>> = RwSignal::new(None);
 
     let on_dataset = move |ev: web_sys::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|l| l.get(0)) else { return };
-        input.set_value("");
-        spawn_local(async move {
-            let name = file.name();
-            let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(t) => t.as_string().unwrap_or_default(),
+        read_chosen_text(&ev, move |name, text| {
+            let text = match text {
+                Ok(t) => t,
                 Err(e) => {
-                    error.set(Some(format!("could not read {name}: {e:?}")));
+                    error.set(Some(e));
                     return;
                 }
             };

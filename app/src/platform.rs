@@ -122,3 +122,16 @@ pub fn download(name: &str, content: &str, mime: &str) {
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
     }
 }
+
+/// The text of the file chosen in a file input (then cleared, so the same file can be chosen
+/// again), handed to `then(name, text)`; a file that cannot be read gives `Err(message)`.
+pub fn read_chosen_text(ev: &web_sys::Event, then: impl FnOnce(String, Result<String, String>) + 'static) {
+    let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+    let Some(file) = input.files().and_then(|l| l.get(0)) else { return };
+    input.set_value("");
+    wasm_bindgen_futures::spawn_local(async move {
+        let name = file.name();
+        let text = JsFuture::from(file.text()).await.map(|t| t.as_string().unwrap_or_default()).map_err(|e| format!("could not read {name}: {e:?}"));
+        then(name, text);
+    });
+}

@@ -3,7 +3,7 @@
 //! TOML import/export. The fields come from `clair_core::view::settings_form`, so this file only
 //! draws them; a value is accepted only when the whole `Settings` still validates.
 
-use crate::platform::{download, BrowserTransport};
+use crate::platform::{download, read_chosen_text, BrowserTransport};
 use crate::store;
 use clair_core::config::Settings;
 use clair_core::llm::LlmClient;
@@ -12,7 +12,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 
 /// Fields of the `models` section drawn in the connection block, with their accessible names.
 const CONNECTION: &[(&str, &str, &str)] = &[
@@ -73,15 +72,8 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
     };
 
     let on_import = move |ev: web_sys::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|l| l.get(0)) else { return };
-        input.set_value("");
-        spawn_local(async move {
-            let name = file.name();
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(t) => apply(settings, error, Settings::from_toml(&t.as_string().unwrap_or_default()).map_err(|e| format!("{name}: {e}"))),
-                Err(e) => error.set(Some(format!("could not read {name}: {e:?}"))),
-            }
+        read_chosen_text(&ev, move |name, text| {
+            apply(settings, error, text.and_then(|t| Settings::from_toml(&t).map_err(|e| format!("{name}: {e}"))));
         });
     };
 

@@ -2,7 +2,7 @@
 //! with its claims, the claim panel, the page viewer and the ledger graph, plus export and import of
 //! whole runs. Logic stays in core; this file wires signals to it.
 
-use crate::platform::{download, now_ms, BrowserTransport, WorkerSearch};
+use crate::platform::{download, now_ms, read_chosen_text, BrowserTransport, WorkerSearch};
 use crate::settings::SettingsDialog;
 use crate::evaluate::EvaluatePanel;
 use crate::store;
@@ -166,6 +166,17 @@ pub fn App() -> impl IntoView {
         input.set_value("");
     };
 
+    // Show a recorded run (imported or reopened) exactly as it was: answer, claims, graph.
+    let show_run = move |r: RunExport, imported_from: Option<String>| {
+        error.set(None);
+        progress.set(vec![]);
+        viewer.target.set(None);
+        selected.set(r.claims.first().map(|c| c.claim_id.clone()));
+        question.set(r.question.clone());
+        imported.set(imported_from);
+        run.set(Some(r));
+    };
+
     // Past runs (kept by the worker in IndexedDB): listed at start, added after every finished run.
     let past: RwSignal<Vec<RunSummary>> = RwSignal::new(vec![]);
     let runs_request = move |msg: ToWorker| {
@@ -182,15 +193,7 @@ pub fn App() -> impl IntoView {
         spawn_local(async move {
             match worker::request(ToWorker::OpenRun { id: worker::next_id(), key }, None).await {
                 FromWorker::Run { json, .. } => match RunExport::from_json(&json) {
-                    Ok(r) => {
-                        error.set(None);
-                        progress.set(vec![]);
-                        viewer.target.set(None);
-                        selected.set(r.claims.first().map(|c| c.claim_id.clone()));
-                        question.set(r.question.clone());
-                        imported.set(None);
-                        run.set(Some(r));
-                    }
+                    Ok(r) => show_run(r, None),
                     Err(e) => error.set(Some(e)),
                 },
                 FromWorker::Failed { error: e, .. } => error.set(Some(e)),
@@ -284,30 +287,9 @@ pub fn App() -> impl IntoView {
     };
     // Import: a JSON run export shows the same answer, claims and graph, without key or PDFs.
     let on_import = move |ev: web_sys::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|l| l.get(0)) else { return };
-        input.set_value("");
-        spawn_local(async move {
-            let name = file.name();
-            let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(t) => t.as_string().unwrap_or_default(),
-                Err(e) => {
-                    error.set(Some(format!("could not read {name}: {e:?}")));
-                    return;
-                }
-            };
-            match RunExport::from_json(&text) {
-                Ok(r) => {
-                    error.set(None);
-                    progress.set(vec![]);
-                    viewer.target.set(None);
-                    selected.set(r.claims.first().map(|c| c.claim_id.clone()));
-                    question.set(r.question.clone());
-                    imported.set(Some(name));
-                    run.set(Some(r));
-                }
-                Err(e) => error.set(Some(format!("{name}: {e}"))),
-            }
+        read_chosen_text(&ev, move |name, text| match text.and_then(|t| RunExport::from_json(&t).map_err(|e| format!("{name}: {e}"))) {
+            Ok(r) => show_run(r, Some(name)),
+            Err(e) => error.set(Some(e)),
         });
     };
     let pick_import = move || {

@@ -20,15 +20,12 @@ fn norm(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut Vec<Doc>) {
-    let confidence = if p.signals.garbled_share > settings.garbled_share {
-        ExtractionConfidence::Low
-    } else {
-        ExtractionConfidence::High
-    };
-    let base = |modality: Modality, n: String, text: String, bboxes: Vec<BBox>| Doc {
-        id: doc_id(&ex.source, p.page, modality, &n),
-        source: ex.source.clone(),
+/// A document of page `p` with no table or chart payload (the callers add those): the one place
+/// a page's provenance (id, source, page, printed label, section, page size) is filled in.
+pub(crate) fn page_doc(source: &str, p: &Page, modality: Modality, n: &str, text: String, bboxes: Vec<BBox>, confidence: ExtractionConfidence) -> Doc {
+    Doc {
+        id: doc_id(source, p.page, modality, n),
+        source: source.to_string(),
         page: p.page,
         page_label: p.label.clone(),
         section: p.section.clone(),
@@ -39,7 +36,16 @@ fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut
         confidence,
         table: None,
         chart: None,
+    }
+}
+
+fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut Vec<Doc>) {
+    let confidence = if p.signals.garbled_share > settings.garbled_share {
+        ExtractionConfidence::Low
+    } else {
+        ExtractionConfidence::High
     };
+    let base = |modality: Modality, n: String, text: String, bboxes: Vec<BBox>| page_doc(&ex.source, p, modality, &n, text, bboxes, confidence);
 
     // §4.6 prose: text blocks in reading order (tables have their own documents).
     let prose_blocks: Vec<(&str, BBox, String)> = p

@@ -13,7 +13,7 @@ use super::chunk::{chunk_sentences, split_sentences};
 use super::consensus::{consensus, duplicate_section_total, Consensus};
 use super::{Extracted, Page};
 use crate::config::{IngestSettings, Modality, Settings, VisionMode};
-use crate::corpus::{doc_id, BBox, ChartMeta, Doc, ExtractionConfidence, TableMeta};
+use crate::corpus::{BBox, ChartMeta, Doc, ExtractionConfidence, TableMeta};
 use crate::llm::roles::{PageVisionOut, VisionChart, VisionTable};
 use crate::llm::{LlmClient, Transport};
 use serde::{Deserialize, Serialize};
@@ -134,17 +134,7 @@ pub fn user_prompt(source: &str, p: &Page) -> String {
 
 /// `data:image/png;base64,…` for `call_with_image`.
 pub fn png_data_url(png: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(22 + png.len().div_ceil(3) * 4);
-    out.push_str("data:image/png;base64,");
-    for c in png.chunks(3) {
-        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
-        out.push(A[(n >> 18) as usize & 63] as char);
-        out.push(A[(n >> 12) as usize & 63] as char);
-        out.push(if c.len() > 1 { A[(n >> 6) as usize & 63] as char } else { '=' });
-        out.push(if c.len() > 2 { A[n as usize & 63] as char } else { '=' });
-    }
-    out
+    format!("data:image/png;base64,{}", crate::llm::wire::base64(png))
 }
 
 // ------------------------------------------------------------------ cost control
@@ -371,20 +361,7 @@ pub fn merge(native: Vec<Doc>, ex: &Extracted, vision: &[PageVision], s: &Ingest
 /// The vision documents of one page.
 pub fn page_documents(source: &str, p: &Page, v: &PageVision, s: &IngestSettings) -> Vec<Doc> {
     let whole_page: BBox = [0.0, 0.0, p.width, p.height];
-    let base = |modality: Modality, n: String, text: String, bboxes: Vec<BBox>| Doc {
-        id: doc_id(source, p.page, modality, &n),
-        source: source.to_string(),
-        page: p.page,
-        page_label: p.label.clone(),
-        section: p.section.clone(),
-        modality,
-        text,
-        bboxes,
-        page_size: (p.width, p.height),
-        confidence: ExtractionConfidence::High,
-        table: None,
-        chart: None,
-    };
+    let base = |modality: Modality, n: String, text: String, bboxes: Vec<BBox>| super::docs::page_doc(source, p, modality, &n, text, bboxes, ExtractionConfidence::High);
     let mut out = vec![];
     if !p.signals.text_ok && !v.prose.trim().is_empty() {
         let sents = split_sentences(&v.prose);
