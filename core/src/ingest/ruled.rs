@@ -74,26 +74,9 @@ fn cuts(mut v: Vec<f32>) -> Vec<f32> {
 
 /// Ruled tables on one page, with the words they hold.
 pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
-    let h = merge(
-        g.hrules
-            .iter()
-            .map(|r| Rule {
-                at: r[0],
-                from: r[1].min(r[2]),
-                to: r[1].max(r[2]),
-            })
-            .collect(),
-    );
-    let v = merge(
-        g.vrules
-            .iter()
-            .map(|r| Rule {
-                at: r[0],
-                from: r[1].min(r[2]),
-                to: r[1].max(r[2]),
-            })
-            .collect(),
-    );
+    // A drawn rule is [position, start, end] with start and end in either order.
+    let rules = |raw: &[[f32; 3]]| merge(raw.iter().map(|r| Rule { at: r[0], from: r[1].min(r[2]), to: r[1].max(r[2]) }).collect());
+    let (h, v) = (rules(&g.hrules), rules(&g.vrules));
     if h.len() < 2 || v.len() < 2 || h.len() * v.len() > 400_000 {
         return vec![];
     }

@@ -574,11 +574,7 @@ fn axis_ticks(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
             continue;
         }
         let step = vals[1] - vals[0];
-        let even = step.abs() > 0.0
-            && vals
-                .windows(2)
-                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0));
-        if !even {
+        if !evenly_spaced(&vals, step) {
             return false;
         }
         progressions += 1;
@@ -633,16 +629,17 @@ fn chart_grid(grid: &[Vec<String>]) -> bool {
         if vals.len() < 4 || (step.abs() - 1.0).abs() < 1e-9 {
             continue;
         }
-        let even = step.abs() > 0.0
-            && vals
-                .windows(2)
-                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0));
-        if !even {
+        if !evenly_spaced(&vals, step) {
             return false;
         }
         progressions += 1;
     }
     progressions > 0
+}
+
+/// Every gap between consecutive values equals `step` (non-zero), up to rounding.
+fn evenly_spaced(vals: &[f64], step: f64) -> bool {
+    step.abs() > 0.0 && vals.windows(2).all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0))
 }
 
 struct RawRow {
