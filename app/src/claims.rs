@@ -20,14 +20,14 @@ fn modality(m: Option<clair_core::config::Modality>) -> &'static str {
 pub fn open_node(viewer: Viewer, node: &clair_core::ledger::Node) {
     use clair_core::ledger::NodeKind;
     let Some((source, page)) = node.source_page() else { return };
-    let (boxes, page_size) = node.locator().map(|l| (l.bboxes.clone(), l.page_size)).unwrap_or_default();
+    let l = node.locator().cloned().unwrap_or_default();
     let highlight = match &node.kind {
         NodeKind::TextSpan { text, .. } => Some(text.clone()),
         NodeKind::TableCell { value, .. } => Some(value.clone()),
         NodeKind::ChartRegion { description, .. } => Some(description.clone()),
         _ => None,
     };
-    viewer.open(Target { source: source.to_string(), page, boxes, page_size, highlight });
+    viewer.open(Target { source: source.to_string(), page, boxes: l.bboxes, page_size: l.page_size, highlight, parts: l.table_parts });
 }
 
 #[component]

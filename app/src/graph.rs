@@ -76,7 +76,7 @@ pub fn LedgerGraph(run: RwSignal<Option<RunExport>>, selected: RwSignal<Option<S
             }
         } else if n.kind == "source" {
             if let (Some(s), Some(p)) = (n.source.clone(), n.page) {
-                viewer.open(Target { source: s, page: p, boxes: vec![], page_size: (0.0, 0.0), highlight: None });
+                viewer.open(Target::page(s, p));
             }
         } else if let Some(node) = run.with_untracked(|r| r.as_ref().and_then(|r| r.ledger.nodes.iter().find(|x| x.node_id == n.id).cloned())) {
             if node.source_page().is_some() {

@@ -269,7 +269,7 @@ pub fn App() -> impl IntoView {
     };
 
     let open_citation = move |c: clair_core::export::Citation, highlight: Option<String>| {
-        viewer.open(Target { source: c.source, page: c.page, boxes: c.bboxes, page_size: c.page_size, highlight });
+        viewer.open(Target { source: c.source, page: c.page, boxes: c.bboxes, page_size: c.page_size, highlight, parts: c.table_parts });
     };
 
     // Export: the lossless JSON (never the key: `Settings` has no key field), the claims as CSV,

@@ -3,7 +3,7 @@
 //! accessible alternative (and the fallback when the PDF is not loaded, e.g. an imported run).
 
 use crate::worker;
-use clair_core::corpus::BBox;
+use clair_core::corpus::{BBox, TablePart};
 use clair_core::protocol::{FromWorker, ToWorker};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -21,6 +21,23 @@ pub struct Target {
     pub page_size: (f32, f32),
     /// Text of the cited evidence, marked in the page text.
     pub highlight: Option<String>,
+    /// Every page's part of a cited table that runs over several pages (empty otherwise): the
+    /// viewer offers them and outlines the part on whichever of those pages is shown.
+    pub parts: Vec<TablePart>,
+}
+
+impl Target {
+    /// A page with nothing cited on it.
+    pub fn page(source: String, page: u32) -> Self {
+        Target { source, page, boxes: vec![], page_size: (0.0, 0.0), highlight: None, parts: vec![] }
+    }
+
+    /// The same cited table shown on another page: that page's part is outlined (against the
+    /// rendered page's size), or nothing when the table has no part there.
+    fn on_page(&self, page: u32) -> Self {
+        let boxes = self.parts.iter().filter(|p| p.page == page).map(|p| p.bbox).collect();
+        Target { source: self.source.clone(), page, boxes, page_size: (0.0, 0.0), highlight: None, parts: self.parts.clone() }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -86,7 +103,7 @@ impl Viewer {
         self.image.set(img);
     }
 
-    /// Another page of the same document (no cited boxes there).
+    /// Another page of the same document (the cited table's part outlined if it has one there).
     pub fn go(self, delta: i32) {
         let Some(t) = self.target.get_untracked() else { return };
         let pages = match self.image.get_untracked() {
@@ -95,7 +112,7 @@ impl Viewer {
         };
         let page = (t.page as i64 + delta as i64).clamp(1, pages as i64) as u32;
         if page != t.page {
-            self.open(Target { source: t.source, page, boxes: vec![], page_size: (0.0, 0.0), highlight: None });
+            self.open(t.on_page(page));
         }
     }
 }
@@ -131,6 +148,7 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                             <button class="button" aria-label="Zoom in" on:click=move |_| zoom.update(|z| *z = (*z * 1.25).min(4.0))>"+"</button>
                             <button class="button" aria-label="Fit width" on:click=move |_| zoom.set(1.0)>"Fit"</button>
                         </div>
+                        {table_parts(viewer, &t)}
                         {
                             let t = t.clone();
                             move || match image.get() {
@@ -175,6 +193,31 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// "Table on pages 4–5": one button per part of a cited table that runs over several pages; the
+/// shown page's part is marked current.
+fn table_parts(viewer: Viewer, t: &Target) -> Option<impl IntoView> {
+    if t.parts.len() < 2 {
+        return None;
+    }
+    let (first, last) = (t.parts[0].page, t.parts[t.parts.len() - 1].page);
+    let here = t.page;
+    let buttons = t.parts.iter().map(|part| {
+        let p = part.page;
+        let current = p == here;
+        let to = t.on_page(p);
+        view! {
+            <button class="button" aria-label=format!("Table part on page {p}") aria-current=current.then_some("page")
+                disabled=current on:click=move |_| viewer.open(to.clone())>{format!("p. {p}")}</button>
+        }
+    }).collect_view();
+    Some(view! {
+        <p class="table-parts" id="table-parts" role="group" aria-label="Table parts">
+            <span>{format!("The cited table runs over pages {first}–{last}: ")}</span>
+            {buttons}
+        </p>
+    })
 }
 
 /// The page text with the cited passage marked. Text is inserted as text nodes, never as HTML, so

@@ -29,6 +29,17 @@ pub struct TableMeta {
     pub row_label: Option<String>,
     /// Index of the table on its page.
     pub table_index: usize,
+    /// Every page's part of a table that runs over several pages, in page order, this one
+    /// included (issue 3 deliverable 3, issue 6 deliverable 6); empty for a one-page table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<TablePart>,
+}
+
+/// One page's part of a table that continues over several pages: where the viewer goes next.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TablePart {
+    pub page: u32,
+    pub bbox: BBox,
 }
 
 /// Chart metadata (spec §4.6; filled by the vision path).

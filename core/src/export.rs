@@ -11,7 +11,7 @@ use crate::agents::entailment::Entailment;
 use crate::agents::judge::VerdictLabel;
 use crate::agents::synthesizer::Rephrase;
 use crate::config::{ClaimType, Modality, Settings};
-use crate::corpus::BBox;
+use crate::corpus::{BBox, TablePart};
 use crate::ledger::docket::DocketSummary;
 use crate::ledger::{CustodyEvent, DocketEntry, Ledger, LedgerDump, Node};
 use crate::llm::CallRecord;
@@ -33,6 +33,9 @@ pub struct Citation {
     pub bboxes: Vec<BBox>,
     #[serde(default)]
     pub page_size: (f32, f32),
+    /// Every page's part of a cited table that runs over several pages (see `Locator`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub table_parts: Vec<TablePart>,
 }
 
 impl Citation {
@@ -40,8 +43,8 @@ impl Citation {
     pub fn of(ledger: &Ledger, node_id: &str) -> Option<Citation> {
         let n = ledger.node(node_id)?;
         let (source, page) = n.source_page()?;
-        let (bboxes, page_size) = n.locator().map(|l| (l.bboxes.clone(), l.page_size)).unwrap_or_default();
-        Some(Citation { source: source.to_string(), page, node_id: node_id.to_string(), bboxes, page_size })
+        let l = n.locator().cloned().unwrap_or_default();
+        Some(Citation { source: source.to_string(), page, node_id: node_id.to_string(), bboxes: l.bboxes, page_size: l.page_size, table_parts: l.table_parts })
     }
 }
 

@@ -314,3 +314,51 @@ fn year_blocks_ruled_edge_to_edge_read_as_one_table() {
     let residential = row_labelled(&rows, "Residential").expect("residential row");
     assert_eq!(&residential[1..], &["2,948", "236", "2,914", "215", "2,892", "188"]);
 }
+
+#[test]
+fn table_continued_on_the_next_page_is_linked_and_reads_with_the_first_parts_columns() {
+    // tests/fixtures/continued-table.pdf: "Table 4. Revenue by segment" starts at the bottom of page
+    // 1 under a "2022 2021" header and goes on, headerless, at the top of page 2.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/continued-table.pdf");
+    let ex = ingest::extract(&read(path), "continued-table.pdf", &IngestSettings::default());
+    assert_eq!(ex.pages.len(), 2);
+    let (first, second) = (&ex.pages[0].tables[0], &ex.pages[1].tables[0]);
+    assert!(!first.continues_from_previous);
+    assert!(second.continues_from_previous, "page 2's table continues page 1's");
+
+    let docs = ingest::documents(&ex, &IngestSettings::default());
+    let whole = |page: u32| {
+        docs.iter()
+            .find(|d| d.page == page && d.modality == Modality::Table && d.table.as_ref().is_some_and(|t| t.row_label.is_none()))
+            .and_then(|d| d.table.clone())
+            .unwrap_or_else(|| panic!("a whole-table document on page {page}"))
+    };
+    let (t1, t2) = (whole(1), whole(2));
+    // Both parts know every part, in page order, with the box each part has on its page.
+    let parts: Vec<(u32, [f32; 4])> = t1.parts.iter().map(|p| (p.page, p.bbox)).collect();
+    assert_eq!(parts, vec![(1, first.bbox), (2, second.bbox)]);
+    assert_eq!(t1.parts, t2.parts);
+    // The continuation takes the first part's columns and caption; its first row is data.
+    assert_eq!(t2.columns, t1.columns);
+    assert!(t1.columns.iter().any(|c| c == "2022"), "columns {:?}", t1.columns);
+    assert_eq!(t2.caption, format!("{} (continued)", t1.caption));
+    assert_eq!(t2.rows.first().and_then(|r| r.first()).map(String::as_str), Some("Pulmonary Hypertension"));
+    let row = docs
+        .iter()
+        .find(|d| d.table.as_ref().is_some_and(|t| t.row_label.as_deref() == Some("Wound Care")))
+        .expect("a row document for Wound Care");
+    assert_eq!(row.page, 2);
+    assert!(row.text.contains("2022=2,735") && row.text.contains("2021=2,304"), "{}", row.text);
+    assert_eq!(row.table.as_ref().map(|t| t.parts.len()), Some(2));
+    // The row's box is its own row on page 2 (not shifted by a header row the part does not have).
+    let rb = row.bboxes[0];
+    assert!(rb[1] >= second.bbox[1] && rb[3] <= second.bbox[3] + 0.5, "row box {rb:?} inside {:?}", second.bbox);
+    // Rows sit every 20 pt from a 72 pt baseline; Wound Care's baseline is the third, at 112 pt.
+    assert!(rb[1] > 100.0 && rb[3] < 118.0, "Wound Care is the third row: {rb:?}");
+
+    // A one-page table has no parts.
+    let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(&bytes, "AMCOR_2023Q4_EARNINGS.pdf", &IngestSettings::default());
+    let docs = ingest::documents(&ex, &IngestSettings::default());
+    assert!(docs.iter().filter_map(|d| d.table.as_ref()).all(|t| t.parts.is_empty()));
+}

@@ -71,7 +71,12 @@ impl EvidenceItem {
             value: None,
             unit: None,
             hedge_type: None,
-            locator: Locator { doc_id: hit.doc.id.clone(), bboxes: hit.doc.bboxes.clone(), page_size: hit.doc.page_size },
+            locator: Locator {
+                doc_id: hit.doc.id.clone(),
+                bboxes: hit.doc.bboxes.clone(),
+                page_size: hit.doc.page_size,
+                table_parts: hit.doc.table.as_ref().map(|t| t.parts.clone()).unwrap_or_default(),
+            },
             derived: None,
         }
     }

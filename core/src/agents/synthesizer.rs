@@ -153,7 +153,7 @@ mod tests {
             text: text.into(),
             citations: cites
                 .iter()
-                .map(|(s, p)| Citation { source: s.to_string(), page: *p, node_id: "c1-cell-1".into(), bboxes: vec![], page_size: (0.0, 0.0) })
+                .map(|(s, p)| Citation { source: s.to_string(), page: *p, node_id: "c1-cell-1".into(), bboxes: vec![], page_size: (0.0, 0.0), table_parts: vec![] })
                 .collect(),
         }
     }

@@ -6,12 +6,12 @@
 use super::chunk::{chunk_sentences, split_sentences};
 use super::{BlockKind, Extracted, Page, Table};
 use crate::config::{IngestSettings, Modality};
-use crate::corpus::{doc_id, BBox, Doc, ExtractionConfidence, TableMeta};
+use crate::corpus::{doc_id, BBox, Doc, ExtractionConfidence, TableMeta, TablePart};
 
 pub fn documents(ex: &Extracted, settings: &IngestSettings) -> Vec<Doc> {
     let mut out = vec![];
-    for p in &ex.pages {
-        page_documents(ex, p, settings, &mut out);
+    for pi in 0..ex.pages.len() {
+        page_documents(ex, pi, settings, &mut out);
     }
     out
 }
@@ -39,7 +39,8 @@ pub(crate) fn page_doc(source: &str, p: &Page, modality: Modality, n: &str, text
     }
 }
 
-fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut Vec<Doc>) {
+fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mut Vec<Doc>) {
+    let p = &ex.pages[pi];
     let confidence = if p.signals.garbled_share > settings.garbled_share {
         ExtractionConfidence::Low
     } else {
@@ -76,23 +77,42 @@ fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut
         }
     }
 
-    // §4.6 tables: first row(s) are the columns, the rest the rows.
+    // §4.6 tables: first row(s) are the columns, the rest the rows. A table that goes on from the
+    // previous page has no header of its own: it takes the columns (and caption) of the part the
+    // table started on, so its rows read "Revenue: 2022=…" like the first page's.
     for (t, table) in p.tables.iter().enumerate() {
-        let (columns, rows) = columns_and_rows(table);
-        let md = markdown(&table.caption, &columns, &rows);
+        let chain = table_chain(&ex.pages, pi, t);
+        let head = chain.first().map(|&(hp, ht)| &ex.pages[hp].tables[ht]).filter(|h| !std::ptr::eq(*h, table));
+        let inherit = head.filter(|h| h.n_cols == table.n_cols && table.header_rows == 0 && table.continues_from_previous);
+        let (columns, rows, first_row, caption) = match inherit {
+            Some(h) => {
+                let caption = if table.caption.is_empty() && !h.caption.is_empty() { format!("{} (continued)", h.caption) } else { table.caption.clone() };
+                (columns_and_rows(h).0, table.grid(), 0, caption)
+            }
+            None => {
+                let (c, r) = columns_and_rows(table);
+                (c, r, table.header_rows.max(1), table.caption.clone())
+            }
+        };
+        let parts: Vec<TablePart> = if chain.len() > 1 {
+            chain.iter().map(|&(cp, ct)| TablePart { page: ex.pages[cp].page, bbox: ex.pages[cp].tables[ct].bbox }).collect()
+        } else {
+            vec![]
+        };
+        let md = markdown(&caption, &columns, &rows);
         let mut d = base(Modality::Table, t.to_string(), md, vec![table.bbox]);
         d.table = Some(TableMeta {
-            caption: table.caption.clone(),
+            caption: caption.clone(),
             columns: columns.clone(),
             rows: rows.clone(),
             row_label: None,
             table_index: t,
+            parts: parts.clone(),
         });
         out.push(d);
         if rows.len() <= 1 {
             continue;
         }
-        let header = table.header_rows.max(1);
         for (r, row) in rows.iter().enumerate() {
             let label = row.first().map(|s| s.trim()).unwrap_or("");
             if label.is_empty() {
@@ -112,8 +132,8 @@ fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut
                 })
                 .collect();
             let mut text = String::new();
-            if !table.caption.is_empty() {
-                text.push_str(&table.caption);
+            if !caption.is_empty() {
+                text.push_str(&caption);
                 text.push_str(" — ");
             }
             text.push_str(label);
@@ -121,7 +141,7 @@ fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut
                 text.push_str(": ");
                 text.push_str(&pairs.join(", "));
             }
-            let row_bbox = row_box(table, header + r);
+            let row_bbox = row_box(table, first_row + r);
             let mut d = base(
                 Modality::Table,
                 format!("t{t}r{r}"),
@@ -129,15 +149,38 @@ fn page_documents(ex: &Extracted, p: &Page, settings: &IngestSettings, out: &mut
                 row_bbox.into_iter().collect(),
             );
             d.table = Some(TableMeta {
-                caption: table.caption.clone(),
+                caption: caption.clone(),
                 columns: columns.clone(),
                 rows: vec![row.clone()],
                 row_label: Some(label.to_string()),
                 table_index: t,
+                parts: parts.clone(),
             });
             out.push(d);
         }
     }
+}
+
+/// The parts of the table `t` of page index `pi` in page order, following the links ingest made
+/// (`Table::continues_from_previous`, table::link_continuations): back while this page's first
+/// table continues the previous page's last, forward while the next page's first table continues
+/// this page's last. A one-page table gives itself alone.
+fn table_chain(pages: &[Page], pi: usize, t: usize) -> Vec<(usize, usize)> {
+    let adjacent = |a: usize, b: usize| pages[b].page == pages[a].page + 1;
+    let mut chain = vec![(pi, t)];
+    let (mut p, mut k) = (pi, t);
+    while k == 0 && p > 0 && pages[p].tables.first().is_some_and(|x| x.continues_from_previous) && adjacent(p - 1, p) && !pages[p - 1].tables.is_empty() {
+        p -= 1;
+        k = pages[p].tables.len() - 1;
+        chain.insert(0, (p, k));
+    }
+    let (mut p, mut k) = (pi, t);
+    while k + 1 == pages[p].tables.len() && p + 1 < pages.len() && adjacent(p, p + 1) && pages[p + 1].tables.first().is_some_and(|x| x.continues_from_previous) {
+        p += 1;
+        k = 0;
+        chain.push((p, k));
+    }
+    chain
 }
 
 /// A "sentence" with no terminal punctuation (a list, an undetected table) can run for pages; §4.5

@@ -8,7 +8,7 @@
 
 use crate::calc::ChangeKind;
 use crate::config::{ClaimType, Modality};
-use crate::corpus::BBox;
+use crate::corpus::{BBox, TablePart};
 use crate::llm::roles::HedgeType;
 use petgraph::stable_graph::{NodeIndex, StableGraph};
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,10 @@ pub struct Locator {
     pub bboxes: Vec<BBox>,
     #[serde(default)]
     pub page_size: (f32, f32),
+    /// The pages of a table that runs over several pages (this one included), so a viewer can
+    /// follow it; empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub table_parts: Vec<TablePart>,
 }
 
 /// Node payloads by type (spec §1.4), with provenance the reference dropped (§12).

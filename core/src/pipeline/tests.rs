@@ -139,6 +139,7 @@ fn table_hit() -> Hit {
         rows: vec![vec!["Net sales".into(), "32,765".into(), "31,657".into(), "30,109".into()]],
         row_label: Some("Net sales".into()),
         table_index: 0,
+        parts: vec![],
     });
     Hit { doc: d, score: 0.71 }
 }
