@@ -11,6 +11,9 @@ use leptos::task::spawn_local;
 /// Pixels per point the worker renders at; zoom scales the shown image, not the render.
 const RENDER_SCALE: f32 = 1.5;
 
+/// Points added around a cited region when it is outlined.
+const BOX_PAD: f32 = 2.5;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Target {
     pub source: String,
@@ -159,6 +162,8 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                                     let (pw, ph) = if t.page_size.0 > 0.0 && t.page_size.1 > 0.0 { t.page_size } else { page_size };
                                     let boxes = t.boxes.iter().filter(|b| b[2] > b[0] && b[3] > b[1]).map(|b| {
                                         let pct = |v: f32, of: f32| format!("{:.3}%", (v / of * 100.0).clamp(0.0, 100.0));
+                                        // The outline sits just outside the region so it never strikes through glyphs.
+                                        let b = [(b[0] - BOX_PAD).max(0.0), (b[1] - BOX_PAD).max(0.0), (b[2] + BOX_PAD).min(pw), (b[3] + BOX_PAD).min(ph)];
                                         let style = format!("left:{};top:{};width:{};height:{}", pct(b[0], pw), pct(b[1], ph), pct(b[2] - b[0], pw), pct(b[3] - b[1], ph));
                                         view! { <div class="cited-box" style=style></div> }
                                     }).collect_view();
