@@ -21,6 +21,10 @@ use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
+/// Pixels per point and points of context for the page crops the offline report embeds.
+const CROP_SCALE: f32 = 1.5;
+const CROP_MARGIN: f32 = 14.0;
+
 #[derive(Debug, Clone, PartialEq)]
 enum DocStatus {
     Queued,
@@ -282,7 +286,19 @@ pub fn App() -> impl IntoView {
             "json" => download(&format!("clair-{stem}.json"), &r.to_json(), "application/json"),
             "csv" => download(&format!("clair-{stem}-claims.csv"), &clair_core::export::claims_csv(&r), "text/csv"),
             "graphml" => download(&format!("clair-{stem}-ledger.graphml"), &clair_core::export::to_graphml(&r), "application/graphml+xml"),
-            _ => download(&format!("clair-{stem}-report.html"), &clair_core::view::report::html_report(&r), "text/html"),
+            _ => spawn_local(async move {
+                // The cited regions, rendered by the worker from the PDFs in the library; a region
+                // whose PDF is not loaded (an imported run) is simply left out.
+                use clair_core::view::report::{crop_requests, html_report_with_crops, Crop};
+                let mut crops = vec![];
+                for (source, page, bbox) in crop_requests(&r) {
+                    let msg = ToWorker::RenderCrop { id: worker::next_id(), source: source.clone(), page, bbox, scale: CROP_SCALE, margin: CROP_MARGIN };
+                    if let FromWorker::PageImage { png, .. } = worker::request(msg, None).await {
+                        crops.push(Crop { source, page, bbox, png });
+                    }
+                }
+                download(&format!("clair-{stem}-report.html"), &html_report_with_crops(&r, &crops), "text/html");
+            }),
         }
     };
     // Import: a JSON run export shows the same answer, claims and graph, without key or PDFs.

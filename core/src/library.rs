@@ -204,13 +204,24 @@ impl Library {
 
     /// A page as PNG at `scale` pixels per point.
     pub fn render_page(&mut self, source: &str, page: u32, scale: f32) -> Result<crate::render::RenderedPage, String> {
+        let pdf = self.renderable(source)?;
+        crate::render::render_pdf_page(pdf, page, scale).map_err(|e| format!("{source}: {e}"))
+    }
+
+    /// One cited region of a loaded document as a PNG crop (see `render::render_pdf_crop`).
+    pub fn render_crop(&mut self, source: &str, page: u32, bbox: crate::corpus::BBox, scale: f32, margin: f32) -> Result<crate::render::RenderedPage, String> {
+        let pdf = self.renderable(source)?;
+        crate::render::render_pdf_crop(pdf, page, bbox, scale, margin).map_err(|e| format!("{source}: {e}"))
+    }
+
+    /// The parsed document to render from, kept between renders of the same file.
+    fn renderable(&mut self, source: &str) -> Result<&hayro_syntax::Pdf, String> {
         if !self.rendering.as_ref().is_some_and(|(s, _)| s == source) {
             let bytes = self.raw.get(source).ok_or_else(|| format!("{source} is not loaded: add the PDF to see its pages"))?;
             let pdf = hayro_syntax::Pdf::new(bytes.clone()).map_err(|e| format!("{source} could not be opened for rendering ({e:?})"))?;
             self.rendering = Some((source.to_string(), pdf));
         }
-        let (_, pdf) = self.rendering.as_ref().ok_or("no document")?;
-        crate::render::render_pdf_page(pdf, page, scale).map_err(|e| format!("{source}: {e}"))
+        self.rendering.as_ref().map(|(_, pdf)| pdf).ok_or_else(|| "no document".to_string())
     }
 
     /// Handle one message. `bytes` accompanies `Ingest`.
@@ -266,24 +277,27 @@ impl Library {
                 }
                 None => emit(FromWorker::Failed { id, error: format!("{source} has no page {page}") }),
             },
-            ToWorker::RenderPage { id, source, page, scale } => match self.render_page(&source, page, scale) {
-                Ok(r) => emit(FromWorker::PageImage {
-                    id,
-                    source,
-                    page,
-                    pages: r.pages,
-                    width_px: r.width_px,
-                    height_px: r.height_px,
-                    page_size: r.page_size,
-                    png: r.png,
-                }),
-                Err(error) => emit(FromWorker::Failed { id, error }),
-            },
+            ToWorker::RenderPage { id, source, page, scale } => {
+                let r = self.render_page(&source, page, scale);
+                emit(image_reply(id, source, page, r));
+            }
+            ToWorker::RenderCrop { id, source, page, bbox, scale, margin } => {
+                let r = self.render_crop(&source, page, bbox, scale, margin);
+                emit(image_reply(id, source, page, r));
+            }
             // Past runs are not the library's: the worker shell serves them from their own store.
             ToWorker::SaveRun { id, .. } | ToWorker::ListRuns { id } | ToWorker::OpenRun { id, .. } | ToWorker::DeleteRun { id, .. } => {
                 emit(FromWorker::Failed { id, error: "past runs are kept by the worker, not the document library".into() })
             }
         }
+    }
+}
+
+/// The reply to a render request: the image, or the reason there is none.
+fn image_reply(id: u64, source: String, page: u32, r: Result<crate::render::RenderedPage, String>) -> FromWorker {
+    match r {
+        Ok(r) => FromWorker::PageImage { id, source, page, pages: r.pages, width_px: r.width_px, height_px: r.height_px, page_size: r.page_size, png: r.png },
+        Err(error) => FromWorker::Failed { id, error },
     }
 }
 
@@ -305,6 +319,16 @@ mod tests {
             Some(FromWorker::PageImage { id: 2, width_px, height_px, page_size, png, pages, .. }) => {
                 assert_eq!((*width_px, *height_px), (page_size.0 as u32, page_size.1 as u32));
                 assert!(png.starts_with(b"\x89PNG") && *pages >= 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A cited region comes back as a crop of the region plus its margin.
+        let crop = ToWorker::RenderCrop { id: 5, source: name.clone(), page: 1, bbox: [100.0, 100.0, 300.0, 160.0], scale: 2.0, margin: 10.0 };
+        lib.handle(crop, None, &|| 0.0, &mut |m| out.push(m));
+        match out.last() {
+            Some(FromWorker::PageImage { id: 5, width_px, height_px, png, .. }) => {
+                assert_eq!((*width_px, *height_px), (440, 160), "(200 + 2·10) × 2 by (60 + 2·10) × 2");
+                assert!(png.starts_with(b"\x89PNG"));
             }
             other => panic!("{other:?}"),
         }

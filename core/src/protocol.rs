@@ -3,7 +3,7 @@
 //! beside the JSON as a transferable `Uint8Array` (never copied into JSON).
 
 use crate::config::{IngestSettings, Modality, RetrievalSettings};
-use crate::corpus::Hit;
+use crate::corpus::{BBox, Hit};
 use serde::{Deserialize, Serialize};
 
 /// App → worker.
@@ -22,6 +22,9 @@ pub enum ToWorker {
     PageText { id: u64, source: String, page: u32 },
     /// One page as a PNG at `scale` pixels per point (the viewer asks for ~1.5).
     RenderPage { id: u64, source: String, page: u32, scale: f32 },
+    /// One cited region as a PNG (the offline report embeds these): `bbox` in points plus `margin`
+    /// points around it, outlined; answered with a `PageImage` of the crop.
+    RenderCrop { id: u64, source: String, page: u32, bbox: BBox, scale: f32, margin: f32 },
     /// Keep a finished run (its lossless export) in the past-runs store (`history`).
     SaveRun { id: u64, json: String, saved_at_ms: f64 },
     /// The past runs, newest first.
@@ -40,6 +43,7 @@ impl ToWorker {
             | ToWorker::List { id }
             | ToWorker::PageText { id, .. }
             | ToWorker::RenderPage { id, .. }
+            | ToWorker::RenderCrop { id, .. }
             | ToWorker::SaveRun { id, .. }
             | ToWorker::ListRuns { id }
             | ToWorker::OpenRun { id, .. }

@@ -7,7 +7,10 @@
 
 use hayro::hayro_interpret::InterpreterSettings;
 use hayro::hayro_syntax::Pdf;
+use crate::corpus::BBox;
 use hayro::vello_cpu::color::palette::css::WHITE;
+use hayro::vello_cpu::color::PremulRgba8;
+use hayro::vello_cpu::Pixmap;
 use hayro::{render, PixmapSettings, RenderCache, RenderSettings};
 
 /// The largest pixmap side we produce: hayro's canvas is u16, and a huge page must not exhaust
@@ -35,6 +38,57 @@ pub fn render_page(bytes: &[u8], page: u32, scale: f32) -> Result<RenderedPage, 
 
 /// As `render_page`, on an already parsed document (the worker keeps it between renders).
 pub fn render_pdf_page(pdf: &Pdf, page: u32, scale: f32) -> Result<RenderedPage, String> {
+    let (pixmap, page_size, scale, pages) = pixmap_of(pdf, page, scale)?;
+    let (width_px, height_px) = (pixmap.width() as u32, pixmap.height() as u32);
+    let png = pixmap.into_png().map_err(|e| format!("page {page} could not be encoded as PNG: {e}"))?;
+    Ok(RenderedPage { png, width_px, height_px, page_size, scale, pages })
+}
+
+/// A cited region on its own (issue 6 deliverable 7: the offline report embeds these): the page
+/// rendered at `scale`, cut to `bbox` (points, top-left origin, as citations carry them) widened
+/// by `margin` points of context, with the region outlined. `page_size` of the result is the
+/// crop's size in points.
+pub fn render_pdf_crop(pdf: &Pdf, page: u32, bbox: BBox, scale: f32, margin: f32) -> Result<RenderedPage, String> {
+    let (full, (w, h), scale, pages) = pixmap_of(pdf, page, scale)?;
+    let valid = bbox.iter().all(|v| v.is_finite()) && bbox[2] > bbox[0] && bbox[3] > bbox[1];
+    if !valid || bbox[0] >= w || bbox[1] >= h || bbox[2] <= 0.0 || bbox[3] <= 0.0 {
+        return Err(format!("the region {bbox:?} is not on page {page}"));
+    }
+    let px = |v: f32, max: u16| ((v * scale).round().max(0.0) as u32).min(max as u32) as u16;
+    let (x0, y0) = (px(bbox[0] - margin, full.width()), px(bbox[1] - margin, full.height()));
+    let (x1, y1) = (px(bbox[2] + margin, full.width()), px(bbox[3] + margin, full.height()));
+    let (cw, ch) = (x1.saturating_sub(x0).max(1), y1.saturating_sub(y0).max(1));
+    let mut crop = Pixmap::new(cw, ch);
+    for y in 0..ch {
+        for x in 0..cw {
+            crop.set_pixel(x, y, full.sample((x0 + x).min(full.width() - 1), (y0 + y).min(full.height() - 1)));
+        }
+    }
+    // The outline: 2 px just outside the region, in the viewer's highlight colour.
+    let ink = PremulRgba8 { r: 214, g: 150, b: 0, a: 255 };
+    let (rx0, ry0) = (px(bbox[0], full.width()).saturating_sub(x0) as i32 - 2, px(bbox[1], full.height()).saturating_sub(y0) as i32 - 2);
+    let (rx1, ry1) = (px(bbox[2], full.width()).saturating_sub(x0) as i32 + 1, px(bbox[3], full.height()).saturating_sub(y0) as i32 + 1);
+    let mut dot = |x: i32, y: i32| {
+        if x >= 0 && y >= 0 && (x as u16) < cw && (y as u16) < ch {
+            crop.set_pixel(x as u16, y as u16, ink);
+        }
+    };
+    for t in 0..2 {
+        for x in rx0..=rx1 {
+            dot(x, ry0 + t);
+            dot(x, ry1 - t);
+        }
+        for y in ry0..=ry1 {
+            dot(rx0 + t, y);
+            dot(rx1 - t, y);
+        }
+    }
+    let png = crop.into_png().map_err(|e| format!("page {page} could not be encoded as PNG: {e}"))?;
+    Ok(RenderedPage { png, width_px: cw as u32, height_px: ch as u32, page_size: (cw as f32 / scale, ch as f32 / scale), scale, pages })
+}
+
+/// Page `page` rasterised: the pixmap, the page size in points, the scale used, the page count.
+fn pixmap_of(pdf: &Pdf, page: u32, scale: f32) -> Result<(Pixmap, (f32, f32), f32, u32), String> {
     let pages = pdf.pages();
     let total = pages.len() as u32;
     let Some(p) = page.checked_sub(1).and_then(|i| pages.get(i as usize)) else {
@@ -50,9 +104,10 @@ pub fn render_pdf_page(pdf: &Pdf, page: u32, scale: f32) -> Result<RenderedPage,
     let pixmap_settings = PixmapSettings { x_scale: scale, y_scale: scale, bg_color: WHITE };
     let pixmap = run_guarded(|| render(p, &cache, &settings, &RenderSettings::default(), &pixmap_settings))
         .ok_or_else(|| format!("page {page} could not be drawn (the renderer gave up on its contents)"))?;
-    let (width_px, height_px) = (pixmap.width() as u32, pixmap.height() as u32);
-    let png = pixmap.into_png().map_err(|e| format!("page {page} could not be encoded as PNG: {e}"))?;
-    Ok(RenderedPage { png, width_px, height_px, page_size: (w, h), scale, pages: total })
+    if pixmap.width() == 0 || pixmap.height() == 0 {
+        return Err(format!("page {page} rendered to an empty image"));
+    }
+    Ok((pixmap, (w, h), scale, total))
 }
 
 /// Natively a renderer panic costs only this image; in wasm a panic aborts whatever we do.
@@ -122,5 +177,27 @@ mod tests {
         let e = render_page(&bytes, 999, 1.5).unwrap_err();
         assert!(e.contains("there is no page 999"), "{e}");
         assert!(render_page(b"not a pdf", 1, 1.5).is_err());
+    }
+
+    #[test]
+    fn a_cited_region_crop_is_the_region_with_its_margin_outlined_and_not_blank() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/continued-table.pdf");
+        let pdf = Pdf::new(std::fs::read(path).expect("fixture")).unwrap();
+        // Page 1's part of "Table 4" as ingest boxes it.
+        let bbox = [72.0, 447.0, 525.0, 697.0];
+        let r = render_pdf_crop(&pdf, 1, bbox, 1.5, 10.0).expect("the crop renders");
+        assert_eq!(png_size(&r.png), (r.width_px, r.height_px));
+        assert_eq!((r.width_px, r.height_px), (((525.0f32 + 10.0) * 1.5).round() as u32 - ((72.0f32 - 10.0) * 1.5).round() as u32, ((697.0f32 + 10.0) * 1.5).round() as u32 - ((447.0f32 - 10.0) * 1.5).round() as u32));
+        let pm = Pixmap::from_png(std::io::Cursor::new(&r.png)).expect("a PNG that decodes");
+        // The outline runs 2 px outside the region: 15 px of margin at 1.5×, minus 2.
+        let ink = pm.sample(13, pm.height() / 2);
+        assert_eq!((ink.r, ink.g, ink.b), (214, 150, 0), "left edge outlined");
+        assert_eq!(pm.sample(5, pm.height() / 2).r, 255, "the margin outside the outline is page");
+        // Inside: the table's text, so a real share of dark pixels.
+        let dark = (20..pm.height() - 20).flat_map(|y| (20..pm.width() - 20).map(move |x| (x, y))).filter(|&(x, y)| pm.sample(x, y).r < 128).count();
+        assert!(dark > 500, "{dark} dark pixels in the table region");
+        // A region off the page is an error, not an empty image.
+        assert!(render_pdf_crop(&pdf, 1, [700.0, 900.0, 800.0, 950.0], 1.5, 10.0).unwrap_err().contains("not on page 1"));
+        assert!(render_pdf_crop(&pdf, 1, [f32::NAN, 0.0, 10.0, 10.0], 1.5, 10.0).is_err());
     }
 }

@@ -67,5 +67,22 @@ test('a citation into a table that continues on the next page leads to its other
   const next = await boxes(page);
   assert.equal(next.length, 1);
   assert.ok(next[0].top < 0.12 && next[0].bottom > 0.2 && next[0].bottom < 0.35, `page 2's part from the top: ${JSON.stringify(next[0])}`);
+
+  // The offline report embeds the cited row's crop and the table's part on page 1.
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
+  const path = join(ARTIFACTS, 'continued-table-report.html');
+  await download.saveAs(path);
+  const offline = await context.newPage();
+  await offline.goto('file://' + path);
+  const figures = await offline.$$eval('figure.crop', (fs) => fs.map((f) => ({ caption: f.textContent, w: f.querySelector('img').naturalWidth, h: f.querySelector('img').naturalHeight })));
+  const cited = figures.find((f) => f.caption === 'continued-table.pdf, p.2 — cited region');
+  const part = figures.find((f) => f.caption === 'continued-table.pdf, p.1 — the cited table continues here');
+  assert.ok(cited && part, JSON.stringify(figures));
+  // Page 1's part is the 453 × 250 pt table plus 14 pt around it, at 1.5 px per point.
+  assert.ok(Math.abs(part.w - (453 + 28) * 1.5) <= 2 && Math.abs(part.h - (250 + 28) * 1.5) <= 2, JSON.stringify(part));
+  assert.ok(cited.w > 600 && cited.h < 80, `one row: ${JSON.stringify(cited)}`);
+  await offline.screenshot({ path: join(ARTIFACTS, 'continued-table-report.png'), fullPage: true });
+  await offline.close();
   assert.deepEqual(errors, []);
 });

@@ -231,6 +231,15 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   await offline.goto('file://' + html.path);
   assert.match(await offline.textContent('#answer-text'), /13\.2/);
   assert.equal(await offline.locator('svg g.node').count(), await graph.locator('g.node').count(), 'same graph nodes as the app');
+  // With the PDF in the library, each boxed citation's region is embedded as a page crop that
+  // decodes (a data: image; naturalWidth 0 would mean a broken one).
+  const crops = await offline.$$eval('figure.crop img', (imgs) => imgs.map((i) => ({ src: i.src.slice(0, 22), w: i.naturalWidth, alt: i.alt })));
+  assert.ok(crops.length >= 1, 'page crops embedded');
+  for (const c of crops) {
+    assert.equal(c.src, 'data:image/png;base64,');
+    assert.ok(c.w > 50, `a decoded crop (${c.w} px wide)`);
+    assert.ok(/^.+, p\.\d+ — cited region$/.test(c.alt) && c.alt.startsWith(`${JNJ}, p.`), c.alt);
+  }
   await offline.close();
 
   exported = json.path;

@@ -1,11 +1,14 @@
 //! The offline report: one self-contained HTML file (inline CSS and SVG, no script, no external
 //! resource) with the answer, each claim's verdict, evidence, debate, custody, docket, HRI and model
-//! calls, and the ledger graph drawn from the same layout the app uses. It opens from disk, prints,
-//! and is safe to mail: all document and model text is escaped.
+//! calls, the ledger graph drawn from the same layout the app uses, and — when the PDFs are at hand —
+//! crops of the cited page regions as `data:` images. It opens from disk, prints, and is safe to
+//! mail: all document and model text is escaped.
 
 use super::layout::{layout, GraphLayout};
 use super::{escape, truncate};
+use crate::corpus::BBox;
 use crate::export::{ClaimReport, RunExport};
+use crate::llm::wire::base64;
 
 const CSS: &str = "
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;max-width:1100px;margin:24px auto;padding:0 16px}
@@ -13,6 +16,7 @@ h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:28px;border-bottom:1px solid 
 table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border:1px solid #d9dee7;padding:4px 6px;text-align:left;vertical-align:top;font-size:.85rem}
 .muted{color:#5b6475}.ok{color:#1b7f4b}.bad{color:#b3261e}.warn{color:#a86400}
 .answer{border-left:4px solid #1b7f4b;padding:4px 12px;white-space:pre-wrap}
+.crop{margin:6px 0 10px}.crop img{max-width:100%;border:1px solid #d9dee7}.crop figcaption{font-size:.8rem;color:#5b6475}
 .claim{border:1px solid #d9dee7;border-radius:8px;padding:8px 14px;margin:12px 0}
 .graph{overflow:auto;border:1px solid #d9dee7;border-radius:8px}
 .graph text{font:11px system-ui,sans-serif;fill:#1d2330}
@@ -24,8 +28,51 @@ table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border:1px solid #d
 .e-CONTRADICTS{stroke:#b3261e;stroke-width:2.2}.e-ON_PAGE{stroke:#d0d5dd}
 ";
 
-/// The whole report as one HTML document.
+/// Page crops the report embeds at most (each ~20–80 KB of PNG): the cited regions of the answer
+/// lines first, then the other pages of cited tables that run over several pages.
+pub const MAX_CROPS: usize = 24;
+
+/// One cited region rendered on its own (by the worker, or natively by `clair`), as PNG.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Crop {
+    pub source: String,
+    pub page: u32,
+    pub bbox: BBox,
+    pub png: Vec<u8>,
+}
+
+/// The regions the report wants crops of: every boxed citation of the answer (the box around all
+/// of its boxes: a prose chunk has one per block) and every part of a cited table on another
+/// page, once each, at most `MAX_CROPS`.
+pub fn crop_requests(run: &RunExport) -> Vec<(String, u32, BBox)> {
+    let mut out: Vec<(String, u32, BBox)> = vec![];
+    let mut push = |s: &str, p: u32, b: BBox| {
+        if out.len() < MAX_CROPS && !out.iter().any(|(s2, p2, b2)| s2 == s && *p2 == p && b2 == &b) {
+            out.push((s.to_string(), p, b));
+        }
+    };
+    let cites = || run.answer.lines.iter().flat_map(|l| l.citations.iter());
+    for c in cites() {
+        if let Some(b) = union(&c.bboxes) {
+            push(&c.source, c.page, b);
+        }
+    }
+    for c in cites() {
+        for part in c.table_parts.iter().filter(|p| p.page != c.page) {
+            push(&c.source, part.page, part.bbox);
+        }
+    }
+    out
+}
+
+/// The whole report as one HTML document, without page crops.
 pub fn html_report(run: &RunExport) -> String {
+    html_report_with_crops(run, &[])
+}
+
+/// The whole report with the given crops embedded as `data:` images under the answer line (and
+/// the table part) they show — still one file that opens offline.
+pub fn html_report_with_crops(run: &RunExport, crops: &[Crop]) -> String {
     let mut o = String::with_capacity(64 * 1024);
     o.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
     o.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
@@ -42,9 +89,21 @@ pub fn html_report(run: &RunExport) -> String {
     };
     o.push_str(&format!("<h2>Answer</h2><p class=\"{cls}\"><strong>{badge}</strong></p><div class=\"answer\" id=\"answer-text\">{}</div>\n", escape(&run.answer.text)));
     o.push_str("<ul>");
+    let crop_of = |s: &str, p: u32, b: &BBox| crops.iter().find(|c| c.source == s && c.page == p && &c.bbox == b);
     for l in &run.answer.lines {
         let cites: Vec<String> = l.citations.iter().map(|c| format!("[{}, p.{}]", escape(&c.source), c.page)).collect();
-        o.push_str(&format!("<li>{} <span class=\"muted\">{}</span></li>", escape(&l.text), cites.join(" ")));
+        o.push_str(&format!("<li>{} <span class=\"muted\">{}</span>", escape(&l.text), cites.join(" ")));
+        for c in &l.citations {
+            if let Some(crop) = union(&c.bboxes).and_then(|b| crop_of(&c.source, c.page, &b)) {
+                figure(&mut o, crop, "cited region");
+            }
+            for part in c.table_parts.iter().filter(|p| p.page != c.page) {
+                if let Some(crop) = crop_of(&c.source, part.page, &part.bbox) {
+                    figure(&mut o, crop, "the cited table continues here");
+                }
+            }
+        }
+        o.push_str("</li>");
     }
     o.push_str("</ul>\n");
 
@@ -78,6 +137,27 @@ pub fn html_report(run: &RunExport) -> String {
     }
     o.push_str("<p class=\"muted\">Generated offline by CLAIR-Fin from the run export; contains no API key.</p></body></html>\n");
     o
+}
+
+/// The smallest box holding every well-formed box of `boxes`.
+fn union(boxes: &[BBox]) -> Option<BBox> {
+    boxes.iter().filter(|b| b[2] > b[0] && b[3] > b[1]).fold(None, |acc, b| {
+        Some(match acc {
+            None => *b,
+            Some(a) => [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])],
+        })
+    })
+}
+
+/// A crop as an embedded image with its provenance as caption and alternative text.
+fn figure(o: &mut String, crop: &Crop, what: &str) {
+    let label = format!("{}, p.{} — {what}", crop.source, crop.page);
+    o.push_str(&format!(
+        "<figure class=\"crop\"><img src=\"data:image/png;base64,{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
+        base64(&crop.png),
+        escape(&label),
+        escape(&label)
+    ));
 }
 
 fn claim_section(o: &mut String, c: &ClaimReport) {
@@ -242,5 +322,42 @@ mod tests {
         let html = html_report(&run);
         assert!(!html.contains("sk-"));
         assert!(!html.to_lowercase().contains("api_key"));
+    }
+
+    #[test]
+    fn crops_of_cited_regions_and_continued_table_parts_are_embedded_under_their_line() {
+        let mut run = fixture::run(2, 3);
+        let line = run.answer.lines.iter().position(|l| l.citations.iter().any(|c| !c.bboxes.is_empty())).expect("a boxed citation");
+        let c = &mut run.answer.lines[line].citations[0];
+        let part = crate::corpus::TablePart { page: c.page + 1, bbox: [72.0, 60.0, 520.0, 200.0] };
+        c.table_parts = vec![crate::corpus::TablePart { page: c.page, bbox: c.bboxes[0] }, part];
+        // A prose citation carries one box per block: the crop holds them all.
+        c.bboxes = vec![[80.0, 300.0, 400.0, 320.0], [72.0, 330.0, 300.0, 360.0], [0.0, 0.0, 0.0, 0.0]];
+        let (source, page, bbox) = (c.source.clone(), c.page, [72.0, 300.0, 400.0, 360.0]);
+
+        let wanted = crop_requests(&run);
+        assert_eq!(wanted[0], (source.clone(), page, bbox), "the first citation's region first");
+        assert!(wanted.contains(&(source.clone(), page + 1, part.bbox)), "the table's other part too");
+        assert_eq!(wanted.iter().filter(|w| w.1 == page && w.2 == bbox).count(), 1, "each region once");
+        assert!(wanted.len() <= MAX_CROPS);
+
+        let png = b"\x89PNG\r\n\x1a\nfake-but-opaque".to_vec();
+        let crops = vec![
+            Crop { source: source.clone(), page, bbox, png: png.clone() },
+            Crop { source: source.clone(), page: page + 1, bbox: part.bbox, png: png.clone() },
+        ];
+        let html = html_report_with_crops(&run, &crops);
+        let data = format!("data:image/png;base64,{}", base64(&png));
+        assert_eq!(html.matches(&data).count(), 2, "both crops embedded");
+        assert!(html.contains(&format!("alt=\"{}, p.{} — cited region\"", escape(&source), page)));
+        assert!(html.contains(&format!("{}, p.{} — the cited table continues here", escape(&source), page + 1)));
+        // Under the answer line they belong to, inside its list item.
+        let li = html.split("<li>").nth(line + 1).expect("the line's item");
+        assert!(li.split("</li>").next().unwrap().contains(&data));
+        // Still self-contained: the only image sources are data: URLs.
+        assert!(html.matches("src=\"").count() == html.matches("src=\"data:image/png;base64,").count());
+        assert!(!html.to_lowercase().contains("<script"));
+        // Without crops the report has no images at all.
+        assert!(!html_report(&run).contains("<img"));
     }
 }
