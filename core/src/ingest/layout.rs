@@ -43,6 +43,9 @@ pub struct Graphics {
     /// Boxes of drawn paths that are not ruling lines, page space (where a chart is, §4.6 chart
     /// documents cite this region when the vision model gives none).
     pub path_boxes: Vec<BBox>,
+    /// Boxes of filled paths that are not ruling lines, page space: bars, legend swatches, cell
+    /// shading (table detection tells charts and legends from tables by what text sits on).
+    pub fills: Vec<BBox>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -141,7 +141,7 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
         }
     }
     gs.into_iter()
-        .filter_map(|(hs, vs)| lattice_table(&hs, &vs, lines))
+        .filter_map(|(hs, vs)| lattice_table(&hs, &vs, lines, &g.fills))
         .collect()
 }
 
@@ -218,7 +218,7 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
     out
 }
 
-fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
+fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> Option<Table> {
     let words: Vec<&Word> = lines.iter().flat_map(|l| l.words.iter()).collect();
     // Columns come from vertical rules only (plus the lattice's outer edges): the ends of rules
     // drawn under single cells (statement totals) are not column boundaries.
@@ -258,6 +258,25 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
             filled[id(r, c)] = true;
         }
     }
+    // Heading slots whose shading runs on across a cut are one heading cell: a word processor
+    // shades a multi-line heading cell as one background with a padding box per line, and the
+    // padding boxes' edges look like a rule between the lines.
+    let value_row = |r: usize| {
+        words.iter().any(|w| {
+            let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+            cy > ys[r] && cy < ys[r + 1] && cx > xs[1] && super::table::is_value(&w.text)
+        })
+    };
+    let first_value_row = (0..nr).find(|&r| value_row(r)).unwrap_or(0);
+    let shaded_across = |y: f32, c: usize| {
+        fills.iter().any(|b| {
+            b[0] <= xs[c] + SAME_RULE
+                && b[2] >= xs[c + 1] - SAME_RULE
+                && b[2] - b[0] <= xs[c + 1] - xs[c] + 2.0 * SAME_RULE
+                && b[1] < y - TOUCH
+                && b[3] > y + TOUCH
+        })
+    };
     let mut parent: Vec<usize> = (0..nr * nc).collect();
     for r in 0..nr {
         let my = (ys[r] + ys[r + 1]) / 2.0;
@@ -285,7 +304,8 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
                 })
             };
             let spans = r + 1 < nr && c == 0 && filled[id(r, c)] && !filled[id(r + 1, c)];
-            if r + 1 < nr && !horizontal_at(ys[r + 1], mx) && (spans || straddled_y(ys[r + 1])) {
+            let heading = r + 1 < first_value_row && shaded_across(ys[r + 1], c);
+            if r + 1 < nr && (heading || !horizontal_at(ys[r + 1], mx) && (spans || straddled_y(ys[r + 1]))) {
                 union(&mut parent, id(r, c), id(r + 1, c));
             }
         }

@@ -230,6 +230,8 @@ fn has_value(segs: &[Seg]) -> bool {
 pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Vec<Table> {
     let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
+    let folded = fold_scripts(&lines);
+    let lines: Vec<&Line> = folded.iter().collect();
     let mut rows: Vec<Row> = lines
         .iter()
         .map(|l| Row {
@@ -370,10 +372,17 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         .cloned()
         .collect();
     if !ruled.is_empty() {
-        tables.retain(|t| !ruled.iter().any(|r| covered(&t.bbox, &r.bbox)));
+        // Grids side by side (one per country group) cover a text "table" read across all of
+        // them together, though no single grid covers a third of it.
+        tables.retain(|t| {
+            !ruled.iter().any(|r| covered(&t.bbox, &r.bbox))
+                && ruled.iter().map(|r| share(&t.bbox, &r.bbox)).sum::<f32>() < 0.5
+        });
         tables.extend(ruled);
         tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
     }
+    // Legends, bar charts and diagrams line up like tables; the drawing under the text tells.
+    tables.retain(|t| super::figure::figure(t, graphics).is_none());
     // Captions: a short line right above the table.
     for t in tables.iter_mut() {
         let above = lines
@@ -390,6 +399,61 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         }
     }
     tables
+}
+
+/// Superscripts and subscripts ("3rd", "1st", footnote marks) are laid out as lines of their own
+/// between the lines they belong to; a table row made of "rd  th" and a sentence cut at the gaps
+/// they leave would look like a table. Each such line is folded back into its host line: a line of
+/// larger text that it overlaps vertically (the one it overlaps most), where every script word
+/// starts right where a host word ends.
+fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
+    let overlap = |a: &Line, b: &Line| a.fbot.min(b.fbot) - a.ftop.max(b.ftop);
+    let host_of = |s: &Line| -> Option<usize> {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| {
+                s.size <= 0.8 * h.size
+                    && s.ftop < h.fbot
+                    && s.fbot > h.ftop
+                    && s.words.len() <= 3
+                    && s.words.iter().all(|w| {
+                        w.text.chars().count() <= 4
+                            && h.words.iter().any(|hw| (w.fx0 - hw.fx1).abs() <= 0.3 * h.size)
+                    })
+            })
+            // The host is the line it overlaps most (a superscript touches the line above too).
+            .max_by(|a, b| overlap(s, a.1).total_cmp(&overlap(s, b.1)))
+            .map(|(k, _)| k)
+    };
+    let hosts: Vec<Option<usize>> = lines.iter().map(|s| host_of(s)).collect();
+    let mut out: Vec<Line> = vec![];
+    let mut at: Vec<Option<usize>> = vec![None; lines.len()];
+    for (k, l) in lines.iter().enumerate() {
+        if hosts[k].is_none() {
+            at[k] = Some(out.len());
+            out.push((*l).clone());
+        }
+    }
+    for (k, h) in hosts.iter().enumerate() {
+        // A host that is itself a script line keeps its own line.
+        let Some(i) = h.and_then(|h| at[h]) else {
+            if h.is_some() {
+                out.push(lines[k].clone());
+            }
+            continue;
+        };
+        let host = &mut out[i];
+        host.words.extend(lines[k].words.iter().cloned());
+        host.words.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
+        host.fx0 = host.fx0.min(lines[k].fx0);
+        host.fx1 = host.fx1.max(lines[k].fx1);
+        for j in 0..4 {
+            host.bbox[j] = if j < 2 { host.bbox[j].min(lines[k].bbox[j]) } else { host.bbox[j].max(lines[k].bbox[j]) };
+        }
+    }
+    out.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
+    out
 }
 
 /// Share of `a`'s area that lies inside `b`.
