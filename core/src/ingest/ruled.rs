@@ -455,3 +455,63 @@ fn renumber(used: &[bool]) -> Vec<Option<usize>> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::layout::test_line;
+
+    /// A grid whose heading cells are shaded as one background per cell with a padding box per
+    /// line (eu-001): the padding boxes' edges draw a rule between "to air" and "kg/year".
+    fn shaded_heading_grid(shaded: bool) -> (Vec<Line>, Graphics) {
+        let lines = vec![
+            test_line(&[("Pollutant", 5.0, 45.0), ("to air", 130.0, 160.0), ("to water", 225.0, 270.0)], 5.0, 8.0),
+            test_line(&[("kg/year", 130.0, 165.0), ("kg/year", 230.0, 265.0)], 24.0, 8.0),
+            test_line(&[("Carbon dioxide", 5.0, 70.0), ("100", 140.0, 155.0), ("5", 245.0, 250.0)], 43.0, 8.0),
+            test_line(&[("Methane", 5.0, 45.0), ("7", 145.0, 150.0), ("9", 245.0, 250.0)], 58.0, 8.0),
+        ];
+        let mut g = Graphics::default();
+        for y in [0.0, 40.0, 55.0, 70.0] {
+            g.hrules.push([y, 0.0, 300.0]);
+        }
+        for x in [0.0, 100.0, 200.0, 300.0] {
+            g.vrules.push([x, 0.0, 70.0]);
+        }
+        for x in [100.0, 200.0] {
+            if shaded {
+                g.fills.push([x + 0.5, 0.5, x + 99.5, 39.5]);
+            }
+            // Two padding boxes per heading cell; their shared edge lies between the lines.
+            g.fills.push([x + 5.0, 0.5, x + 95.0, 20.0]);
+            g.fills.push([x + 5.0, 20.0, x + 95.0, 39.5]);
+        }
+        // The reader turns the edges of filled boxes into rules (read.rs).
+        for b in g.fills.clone() {
+            g.hrules.extend([[b[1], b[0], b[2]], [b[3], b[0], b[2]]]);
+            g.vrules.extend([[b[0], b[1], b[3]], [b[2], b[1], b[3]]]);
+        }
+        (lines, g)
+    }
+
+    fn heading_cells(shaded: bool) -> Vec<String> {
+        let (lines, g) = shaded_heading_grid(shaded);
+        let refs: Vec<&Line> = lines.iter().collect();
+        let t = detect(&refs, &g).pop().expect("the grid is a table");
+        t.cells.iter().filter(|c| c.row < t.header_rows).map(|c| c.text.clone()).collect()
+    }
+
+    #[test]
+    fn shaded_multi_line_heading_cell_is_one_cell() {
+        let cells = heading_cells(true);
+        assert!(cells.contains(&"to air kg/year".to_string()), "{cells:?}");
+        assert!(cells.contains(&"to water kg/year".to_string()), "{cells:?}");
+    }
+
+    #[test]
+    fn heading_lines_split_by_a_rule_without_one_background_stay_apart() {
+        // Only the padding boxes, no background across the cut: the drawn edge is a boundary.
+        let cells = heading_cells(false);
+        assert!(cells.contains(&"to air".to_string()), "{cells:?}");
+        assert!(cells.contains(&"kg/year".to_string()), "{cells:?}");
+    }
+}

@@ -934,6 +934,47 @@ mod tests {
         }
     }
 
+    use crate::ingest::layout::test_line;
+
+    /// eu-023 p3: "3rd -5th year students …" with the "rd" and "th" set as a line of their own.
+    fn sentence_with_superscripts() -> Vec<Line> {
+        vec![
+            test_line(&[("out and overwhelmed than other students, particularly humanities", 58.0, 362.0)], 449.0, 11.0),
+            test_line(&[("rd", 110.0, 116.0), ("th", 133.0, 138.0)], 459.8, 7.0),
+            test_line(
+                &[("students. 3", 58.0, 110.0), ("-5", 124.0, 133.0), ("year students and students in a long term", 146.0, 362.0)],
+                461.6,
+                11.0,
+            ),
+            test_line(&[("relationship tend to feel more tense and exhausted than 1", 58.0, 321.0), ("year or", 330.0, 362.0)], 474.3, 11.0),
+            test_line(&[("st", 321.0, 326.0)], 472.5, 7.0),
+        ]
+    }
+
+    #[test]
+    fn superscripts_fold_into_their_line_so_a_sentence_is_not_a_table() {
+        let lines = sentence_with_superscripts();
+        let refs: Vec<&Line> = lines.iter().collect();
+        let folded = fold_scripts(&refs);
+        assert_eq!(folded.len(), 3, "the two superscript lines join their hosts");
+        let host = folded.iter().find(|l| l.text().starts_with("students.")).unwrap();
+        assert_eq!(host.text(), "students. 3 rd -5 th year students and students in a long term");
+        assert!(!row_like(&segments(host)), "{:?}", segments(host).iter().map(|s| s.text()).collect::<Vec<_>>());
+        let lay = Layout { lines };
+        assert!(detect(&lay, &Graphics::default(), 420.0, 595.0).is_empty());
+    }
+
+    #[test]
+    fn small_print_that_does_not_touch_a_word_keeps_its_own_line() {
+        // A unit line "(in %)" set smaller beside a heading is not a superscript.
+        let lines = vec![
+            test_line(&[("Employment rate", 70.0, 150.0)], 100.0, 11.0),
+            test_line(&[("(in %)", 170.0, 195.0)], 102.0, 8.0),
+        ];
+        let refs: Vec<&Line> = lines.iter().collect();
+        assert_eq!(fold_scripts(&refs).len(), 2);
+    }
+
     #[test]
     fn years_head_columns_and_shares_stay_with_their_value() {
         for s in ["2007", "1996/7", "FY2019", "2006*"] {
