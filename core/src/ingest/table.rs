@@ -382,7 +382,7 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
     }
     // Legends, bar charts and diagrams line up like tables; the drawing under the text tells.
-    tables.retain(|t| super::figure::figure(t, graphics).is_none());
+    tables.retain(|t| super::figure::figure(t, graphics, &lines).is_none());
     // Captions: a short line right above the table.
     for t in tables.iter_mut() {
         let above = lines
