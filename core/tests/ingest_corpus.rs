@@ -362,3 +362,64 @@ fn table_continued_on_the_next_page_is_linked_and_reads_with_the_first_parts_col
     let docs = ingest::documents(&ex, &IngestSettings::default());
     assert!(docs.iter().filter_map(|d| d.table.as_ref()).all(|t| t.parts.is_empty()));
 }
+
+/// The tables found on each page of an ICDAR 2013 document (index 0 is page 1).
+fn icdar_tables(doc: &str) -> Vec<Vec<ingest::Table>> {
+    let bytes = read(&format!("{ICDAR}{doc}.pdf"));
+    let ex = ingest::extract(&bytes, doc, &IngestSettings::default());
+    ex.pages.into_iter().map(|p| p.tables).collect()
+}
+
+#[test]
+fn line_chart_legend_is_not_a_table() {
+    // eu-011 p1: "Greece  Spain / Ireland  Italy / Portugal  UK", each name after a coloured stroke.
+    assert!(icdar_tables("eu-011")[0].is_empty());
+}
+
+#[test]
+fn figures_on_stacked_bars_are_not_a_table() {
+    // eu-012 p3: a stacked bar chart with its shares printed on the bars, then the GDP table.
+    let p3 = &icdar_tables("eu-012")[2];
+    assert_eq!(p3.len(), 1, "{:?}", p3.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    assert!(p3[0].grid().iter().any(|r| r.first().is_some_and(|c| c == "1996")));
+}
+
+#[test]
+fn flow_chart_of_boxed_labels_is_not_a_table() {
+    // eu-014 p1: "Taxes → State budget → Ministry of Education → …", one box per label.
+    assert!(icdar_tables("eu-014")[0].is_empty());
+}
+
+#[test]
+fn sentence_with_superscripts_is_not_a_table() {
+    // eu-023 p3: "3rd -5th year students" under Table 3.4; only the table is a table.
+    let p3 = &icdar_tables("eu-023")[2];
+    assert_eq!(p3.len(), 1);
+    assert!(p3[0].grid()[0][0].starts_with("How often"));
+}
+
+#[test]
+fn grids_side_by_side_on_a_rotated_page_are_three_tables_in_the_displayed_frame() {
+    // eu-015 p2 is printed with /Rotate 90: three ruled country tables side by side. Nothing is
+    // read across them, and boxes are in the displayed (landscape) frame, origin top-left.
+    let bytes = read(&format!("{ICDAR}eu-015.pdf"));
+    let ex = ingest::extract(&bytes, "eu-015", &IngestSettings::default());
+    let p2 = &ex.pages[1];
+    assert!(p2.width > p2.height, "{} x {}", p2.width, p2.height);
+    assert_eq!(p2.tables.len(), 3);
+    let first = &p2.tables[0];
+    // pdftotext -bbox puts "Spain" (first body row, first table) at x 58, y 101-108.
+    assert!((first.bbox[0] - 57.0).abs() < 3.0 && first.bbox[1] < 101.0 && first.bbox[3] > 400.0, "{:?}", first.bbox);
+    assert!(p2.tables.iter().all(|t| t.bbox[2] - t.bbox[0] < 130.0));
+}
+
+#[test]
+fn shaded_two_line_heading_is_one_heading_cell() {
+    // eu-001 p1: "to air" over "kg/year" in one shaded heading cell.
+    let p1 = &icdar_tables("eu-001")[0];
+    assert!(
+        p1.iter().flat_map(|t| t.cells.iter()).any(|c| c.text == "to air kg/year"),
+        "{:?}",
+        p1.iter().map(|t| t.grid()).collect::<Vec<_>>()
+    );
+}

@@ -43,6 +43,9 @@ pub struct Graphics {
     /// Boxes of drawn paths that are not ruling lines, page space (where a chart is, §4.6 chart
     /// documents cite this region when the vision model gives none).
     pub path_boxes: Vec<BBox>,
+    /// Boxes of filled paths that are not ruling lines, page space: bars, legend swatches, cell
+    /// shading (table detection tells charts and legends from tables by what text sits on).
+    pub fills: Vec<BBox>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -604,6 +607,35 @@ fn split_columns(idx: Vec<usize>, boxes: &[BBox], out: &mut Vec<usize>, depth: u
             xy_cut(c, boxes, out, depth + 1);
         }
     }
+}
+
+/// A left-to-right line for tests: each piece `(text, x0, x1)` is spread over its span, one word
+/// per space-separated token, `size` points tall from `top`.
+#[cfg(test)]
+pub(crate) fn test_line(pieces: &[(&str, f32, f32)], top: f32, size: f32) -> Line {
+    let mut words = vec![];
+    for (text, x0, x1) in pieces {
+        let toks: Vec<&str> = text.split_whitespace().collect();
+        let chars: usize = toks.iter().map(|t| t.chars().count()).sum();
+        let space = 0.25 * size;
+        let per = ((x1 - x0) - space * (toks.len() as f32 - 1.0)) / chars.max(1) as f32;
+        let mut x = *x0;
+        for t in toks {
+            let w = per * t.chars().count() as f32;
+            words.push(Word {
+                text: t.to_string(),
+                bbox: [x, top, x + w, top + size],
+                fx0: x,
+                fx1: x + w,
+                ftop: top,
+                fbot: top + size,
+                size,
+            });
+            x += w + space;
+        }
+    }
+    let (fx0, fx1) = (words.first().map_or(0.0, |w| w.fx0), words.last().map_or(0.0, |w| w.fx1));
+    Line { dir: 0, words, bbox: [fx0, top, fx1, top + size], fx0, fx1, ftop: top, fbot: top + size, size }
 }
 
 #[cfg(test)]

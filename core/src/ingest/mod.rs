@@ -16,6 +16,7 @@
 
 pub mod chunk;
 mod docs;
+mod figure;
 pub mod layout;
 #[cfg(feature = "pdf")]
 mod read;

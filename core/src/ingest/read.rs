@@ -136,7 +136,11 @@ impl<'a> Device<'a> for Collector {
             let (w, h) = (bb.x1 - bb.x0, bb.y1 - bb.y0);
             // Thin paths are rules (tables draw those); the chart region is made of the rest.
             if bb.x0.is_finite() && bb.y1.is_finite() && w >= 1.5 && h >= 1.5 {
-                self.g.path_boxes.push([bb.x0 as f32, bb.y0 as f32, bb.x1 as f32, bb.y1 as f32]);
+                let b = [bb.x0 as f32, bb.y0 as f32, bb.x1 as f32, bb.y1 as f32];
+                self.g.path_boxes.push(b);
+                if matches!(mode, DrawMode::Fill(_) | DrawMode::FillAndStroke(..)) {
+                    self.g.fills.push(b);
+                }
             }
         }
         self.rules_from_path(path, props.transform, matches!(mode, DrawMode::Stroke(_)));

@@ -141,7 +141,7 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
         }
     }
     gs.into_iter()
-        .filter_map(|(hs, vs)| lattice_table(&hs, &vs, lines))
+        .filter_map(|(hs, vs)| lattice_table(&hs, &vs, lines, &g.fills))
         .collect()
 }
 
@@ -218,7 +218,7 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
     out
 }
 
-fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
+fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> Option<Table> {
     let words: Vec<&Word> = lines.iter().flat_map(|l| l.words.iter()).collect();
     // Columns come from vertical rules only (plus the lattice's outer edges): the ends of rules
     // drawn under single cells (statement totals) are not column boundaries.
@@ -258,6 +258,25 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
             filled[id(r, c)] = true;
         }
     }
+    // Heading slots whose shading runs on across a cut are one heading cell: a word processor
+    // shades a multi-line heading cell as one background with a padding box per line, and the
+    // padding boxes' edges look like a rule between the lines.
+    let value_row = |r: usize| {
+        words.iter().any(|w| {
+            let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+            cy > ys[r] && cy < ys[r + 1] && cx > xs[1] && super::table::is_value(&w.text)
+        })
+    };
+    let first_value_row = (0..nr).find(|&r| value_row(r)).unwrap_or(0);
+    let shaded_across = |y: f32, c: usize| {
+        fills.iter().any(|b| {
+            b[0] <= xs[c] + SAME_RULE
+                && b[2] >= xs[c + 1] - SAME_RULE
+                && b[2] - b[0] <= xs[c + 1] - xs[c] + 2.0 * SAME_RULE
+                && b[1] < y - TOUCH
+                && b[3] > y + TOUCH
+        })
+    };
     let mut parent: Vec<usize> = (0..nr * nc).collect();
     for r in 0..nr {
         let my = (ys[r] + ys[r + 1]) / 2.0;
@@ -285,7 +304,8 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line]) -> Option<Table> {
                 })
             };
             let spans = r + 1 < nr && c == 0 && filled[id(r, c)] && !filled[id(r + 1, c)];
-            if r + 1 < nr && !horizontal_at(ys[r + 1], mx) && (spans || straddled_y(ys[r + 1])) {
+            let heading = r + 1 < first_value_row && shaded_across(ys[r + 1], c);
+            if r + 1 < nr && (heading || !horizontal_at(ys[r + 1], mx) && (spans || straddled_y(ys[r + 1]))) {
                 union(&mut parent, id(r, c), id(r + 1, c));
             }
         }
@@ -434,4 +454,64 @@ fn renumber(used: &[bool]) -> Vec<Option<usize>> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::layout::test_line;
+
+    /// A grid whose heading cells are shaded as one background per cell with a padding box per
+    /// line (eu-001): the padding boxes' edges draw a rule between "to air" and "kg/year".
+    fn shaded_heading_grid(shaded: bool) -> (Vec<Line>, Graphics) {
+        let lines = vec![
+            test_line(&[("Pollutant", 5.0, 45.0), ("to air", 130.0, 160.0), ("to water", 225.0, 270.0)], 5.0, 8.0),
+            test_line(&[("kg/year", 130.0, 165.0), ("kg/year", 230.0, 265.0)], 24.0, 8.0),
+            test_line(&[("Carbon dioxide", 5.0, 70.0), ("100", 140.0, 155.0), ("5", 245.0, 250.0)], 43.0, 8.0),
+            test_line(&[("Methane", 5.0, 45.0), ("7", 145.0, 150.0), ("9", 245.0, 250.0)], 58.0, 8.0),
+        ];
+        let mut g = Graphics::default();
+        for y in [0.0, 40.0, 55.0, 70.0] {
+            g.hrules.push([y, 0.0, 300.0]);
+        }
+        for x in [0.0, 100.0, 200.0, 300.0] {
+            g.vrules.push([x, 0.0, 70.0]);
+        }
+        for x in [100.0, 200.0] {
+            if shaded {
+                g.fills.push([x + 0.5, 0.5, x + 99.5, 39.5]);
+            }
+            // Two padding boxes per heading cell; their shared edge lies between the lines.
+            g.fills.push([x + 5.0, 0.5, x + 95.0, 20.0]);
+            g.fills.push([x + 5.0, 20.0, x + 95.0, 39.5]);
+        }
+        // The reader turns the edges of filled boxes into rules (read.rs).
+        for b in g.fills.clone() {
+            g.hrules.extend([[b[1], b[0], b[2]], [b[3], b[0], b[2]]]);
+            g.vrules.extend([[b[0], b[1], b[3]], [b[2], b[1], b[3]]]);
+        }
+        (lines, g)
+    }
+
+    fn heading_cells(shaded: bool) -> Vec<String> {
+        let (lines, g) = shaded_heading_grid(shaded);
+        let refs: Vec<&Line> = lines.iter().collect();
+        let t = detect(&refs, &g).pop().expect("the grid is a table");
+        t.cells.iter().filter(|c| c.row < t.header_rows).map(|c| c.text.clone()).collect()
+    }
+
+    #[test]
+    fn shaded_multi_line_heading_cell_is_one_cell() {
+        let cells = heading_cells(true);
+        assert!(cells.contains(&"to air kg/year".to_string()), "{cells:?}");
+        assert!(cells.contains(&"to water kg/year".to_string()), "{cells:?}");
+    }
+
+    #[test]
+    fn heading_lines_split_by_a_rule_without_one_background_stay_apart() {
+        // Only the padding boxes, no background across the cut: the drawn edge is a boundary.
+        let cells = heading_cells(false);
+        assert!(cells.contains(&"to air".to_string()), "{cells:?}");
+        assert!(cells.contains(&"kg/year".to_string()), "{cells:?}");
+    }
 }

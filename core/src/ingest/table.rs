@@ -230,6 +230,8 @@ fn has_value(segs: &[Seg]) -> bool {
 pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Vec<Table> {
     let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
+    let folded = fold_scripts(&lines);
+    let lines: Vec<&Line> = folded.iter().collect();
     let mut rows: Vec<Row> = lines
         .iter()
         .map(|l| Row {
@@ -370,10 +372,17 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         .cloned()
         .collect();
     if !ruled.is_empty() {
-        tables.retain(|t| !ruled.iter().any(|r| covered(&t.bbox, &r.bbox)));
+        // Grids side by side (one per country group) cover a text "table" read across all of
+        // them together, though no single grid covers a third of it.
+        tables.retain(|t| {
+            !ruled.iter().any(|r| covered(&t.bbox, &r.bbox))
+                && ruled.iter().map(|r| share(&t.bbox, &r.bbox)).sum::<f32>() < 0.5
+        });
         tables.extend(ruled);
         tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
     }
+    // Legends, bar charts and diagrams line up like tables; the drawing under the text tells.
+    tables.retain(|t| super::figure::figure(t, graphics, &lines).is_none());
     // Captions: a short line right above the table.
     for t in tables.iter_mut() {
         let above = lines
@@ -390,6 +399,61 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         }
     }
     tables
+}
+
+/// Superscripts and subscripts ("3rd", "1st", footnote marks) are laid out as lines of their own
+/// between the lines they belong to; a table row made of "rd  th" and a sentence cut at the gaps
+/// they leave would look like a table. Each such line is folded back into its host line: a line of
+/// larger text that it overlaps vertically (the one it overlaps most), where every script word
+/// starts right where a host word ends.
+fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
+    let overlap = |a: &Line, b: &Line| a.fbot.min(b.fbot) - a.ftop.max(b.ftop);
+    let host_of = |s: &Line| -> Option<usize> {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| {
+                s.size <= 0.8 * h.size
+                    && s.ftop < h.fbot
+                    && s.fbot > h.ftop
+                    && s.words.len() <= 3
+                    && s.words.iter().all(|w| {
+                        w.text.chars().count() <= 4
+                            && h.words.iter().any(|hw| (w.fx0 - hw.fx1).abs() <= 0.3 * h.size)
+                    })
+            })
+            // The host is the line it overlaps most (a superscript touches the line above too).
+            .max_by(|a, b| overlap(s, a.1).total_cmp(&overlap(s, b.1)))
+            .map(|(k, _)| k)
+    };
+    let hosts: Vec<Option<usize>> = lines.iter().map(|s| host_of(s)).collect();
+    let mut out: Vec<Line> = vec![];
+    let mut at: Vec<Option<usize>> = vec![None; lines.len()];
+    for (k, l) in lines.iter().enumerate() {
+        if hosts[k].is_none() {
+            at[k] = Some(out.len());
+            out.push((*l).clone());
+        }
+    }
+    for (k, h) in hosts.iter().enumerate() {
+        // A host that is itself a script line keeps its own line.
+        let Some(i) = h.and_then(|h| at[h]) else {
+            if h.is_some() {
+                out.push(lines[k].clone());
+            }
+            continue;
+        };
+        let host = &mut out[i];
+        host.words.extend(lines[k].words.iter().cloned());
+        host.words.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
+        host.fx0 = host.fx0.min(lines[k].fx0);
+        host.fx1 = host.fx1.max(lines[k].fx1);
+        for j in 0..4 {
+            host.bbox[j] = if j < 2 { host.bbox[j].min(lines[k].bbox[j]) } else { host.bbox[j].max(lines[k].bbox[j]) };
+        }
+    }
+    out.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
+    out
 }
 
 /// Share of `a`'s area that lies inside `b`.
@@ -868,6 +932,47 @@ mod tests {
         for s in ["Revenue", "2019 plan", ""] {
             assert!(!is_number(s), "{s}");
         }
+    }
+
+    use crate::ingest::layout::test_line;
+
+    /// eu-023 p3: "3rd -5th year students …" with the "rd" and "th" set as a line of their own.
+    fn sentence_with_superscripts() -> Vec<Line> {
+        vec![
+            test_line(&[("out and overwhelmed than other students, particularly humanities", 58.0, 362.0)], 449.0, 11.0),
+            test_line(&[("rd", 110.0, 116.0), ("th", 133.0, 138.0)], 459.8, 7.0),
+            test_line(
+                &[("students. 3", 58.0, 110.0), ("-5", 124.0, 133.0), ("year students and students in a long term", 146.0, 362.0)],
+                461.6,
+                11.0,
+            ),
+            test_line(&[("relationship tend to feel more tense and exhausted than 1", 58.0, 321.0), ("year or", 330.0, 362.0)], 474.3, 11.0),
+            test_line(&[("st", 321.0, 326.0)], 472.5, 7.0),
+        ]
+    }
+
+    #[test]
+    fn superscripts_fold_into_their_line_so_a_sentence_is_not_a_table() {
+        let lines = sentence_with_superscripts();
+        let refs: Vec<&Line> = lines.iter().collect();
+        let folded = fold_scripts(&refs);
+        assert_eq!(folded.len(), 3, "the two superscript lines join their hosts");
+        let host = folded.iter().find(|l| l.text().starts_with("students.")).unwrap();
+        assert_eq!(host.text(), "students. 3 rd -5 th year students and students in a long term");
+        assert!(!row_like(&segments(host)), "{:?}", segments(host).iter().map(|s| s.text()).collect::<Vec<_>>());
+        let lay = Layout { lines };
+        assert!(detect(&lay, &Graphics::default(), 420.0, 595.0).is_empty());
+    }
+
+    #[test]
+    fn small_print_that_does_not_touch_a_word_keeps_its_own_line() {
+        // A unit line "(in %)" set smaller beside a heading is not a superscript.
+        let lines = vec![
+            test_line(&[("Employment rate", 70.0, 150.0)], 100.0, 11.0),
+            test_line(&[("(in %)", 170.0, 195.0)], 102.0, 8.0),
+        ];
+        let refs: Vec<&Line> = lines.iter().collect();
+        assert_eq!(fold_scripts(&refs).len(), 2);
     }
 
     #[test]
