@@ -10,6 +10,7 @@ mod settings;
 mod store;
 mod ui;
 mod viewer;
+mod vision;
 mod worker;
 
 fn main() {

@@ -6,6 +6,7 @@ use crate::platform::{download, now_ms, read_chosen_text, BrowserTransport, Work
 use crate::settings::SettingsDialog;
 use crate::evaluate::EvaluatePanel;
 use crate::store;
+use crate::vision;
 use crate::worker;
 use crate::claims::ClaimPanel;
 use crate::graph::LedgerGraph;
@@ -88,6 +89,13 @@ pub fn App() -> impl IntoView {
     let sources = Signal::derive(move || docs.with(|v| v.iter().filter(|d| matches!(d.status, DocStatus::Ready(_))).map(|d| d.name.clone()).collect::<Vec<_>>()));
     // One line about the saved library (damaged entries dropped, store cleared, a write that failed).
     let store_notice: RwSignal<Option<String>> = RwSignal::new(None);
+    // Per file: the vision plan, its progress or its result (issue 7).
+    let vision_state: vision::VisionState = RwSignal::new(Default::default());
+    let on_vision_info = move |info: SourceInfo| docs.update(|v| {
+        if let Some(d) = v.iter_mut().find(|d| d.name == info.source) {
+            d.status = DocStatus::Ready(info);
+        }
+    });
 
     // Progress messages from the worker update the matching document row.
     // At startup the worker announces the documents it restored from the browser's store.
@@ -147,7 +155,14 @@ pub fn App() -> impl IntoView {
                 let bytes = js_sys::Uint8Array::new(&buf);
                 let msg = ToWorker::Ingest { id, name: name.clone(), settings: settings.get_untracked().ingest };
                 match worker::request(msg, Some(bytes)).await {
-                    FromWorker::Ingested { info, already, .. } => set_noted(DocStatus::Ready(info), already.then_some("already in library")),
+                    FromWorker::Ingested { info, already, .. } => {
+                        set_noted(DocStatus::Ready(info), already.then_some("already in library"));
+                        // Spec §6.5: with vision on, the plan and estimate come first; nothing is sent before the user confirms.
+                        let s = settings.get_untracked();
+                        if s.ingest.vision_mode != clair_core::config::VisionMode::Off {
+                            vision::plan_file(name.clone(), s, vision_state);
+                        }
+                    }
                     FromWorker::Failed { error, .. } => set(DocStatus::Failed(error)),
                     other => set(DocStatus::Failed(format!("unexpected worker reply: {other:?}"))),
                 }
@@ -208,6 +223,7 @@ pub fn App() -> impl IntoView {
 
     let remove_doc = move |name: String| {
         docs.update(|v| v.retain(|d| d.name != name));
+        vision_state.update(|m| { m.remove(&name); });
         spawn_local(async move {
             let _ = worker::request(ToWorker::Remove { id: worker::next_id(), source: name }, None).await;
         });
@@ -361,6 +377,21 @@ pub fn App() -> impl IntoView {
                         <input id="file-input" type="file" accept="application/pdf,.pdf" multiple aria-label="Add PDFs" on:change=on_pick />
                     </label>
                 </div>
+                <label class="vision-mode">"Vision "
+                    <select id="vision-mode" aria-label="Vision: which pages the vision model reads"
+                        on:change=move |ev| {
+                            let m = clair_core::config::VisionMode::parse(&event_target_value(&ev)).unwrap_or_default();
+                            settings.update(|s| s.ingest.vision_mode = m);
+                            store::save_settings(&settings.get_untracked());
+                        }>
+                        {move || {
+                            let cur = settings.with(|s| s.ingest.vision_mode);
+                            [("off", "off"), ("flagged", "flagged pages only"), ("all", "every page")].into_iter().map(|(v, label)| {
+                                view! { <option value=v selected={cur.as_str() == v}>{label}</option> }
+                            }).collect_view()
+                        }}
+                    </select>
+                </label>
                 {move || store_notice.get().map(|n| view! { <p id="store-notice" class="store-notice" role="status">{n}</p> })}
                 <ul id="doc-list" class="doc-list">
                     {move || docs.get().into_iter().map(|d| {
@@ -373,9 +404,14 @@ pub fn App() -> impl IntoView {
                             }.into_any(),
                             DocStatus::Ready(info) => view! {
                                 <span class="status ready">{format!(
-                                    "{} pages · {} passages · {} tables{}",
+                                    "{} pages · {} passages · {} tables{}{}",
                                     info.pages, info.documents, info.tables,
-                                    if info.vision_pages > 0 { format!(" · {} pages flagged for vision", info.vision_pages) } else { String::new() }
+                                    if info.vision_pages > 0 {
+                                        let c = &info.signals;
+                                        let by = if c.needs_vision > 0 { format!(" (chart {}, image {}, garbled {})", c.chart, c.image, c.garbled) } else { String::new() };
+                                        format!(" · {} pages flagged for vision{by}", info.vision_pages)
+                                    } else { String::new() },
+                                    if info.vision_read > 0 { format!(" · {} read by vision", info.vision_read) } else { String::new() }
                                 )}</span>
                             }.into_any(),
                             DocStatus::Failed(e) => view! { <span class="status doc-error" role="alert">{e.clone()}</span> }.into_any(),
@@ -383,12 +419,20 @@ pub fn App() -> impl IntoView {
                         let note = d.note.map(|n| view! { <span class="status doc-note">{format!("· {n}")}</span> });
                         let n2 = name.clone();
                         let n3 = name.clone();
+                        let (n4, n5) = (name.clone(), name.clone());
+                        let ready = matches!(d.status, DocStatus::Ready(_));
                         view! {
                             <li class="doc" data-name=n3>
-                                <span class="doc-name">{name}</span>
+                                <span class="doc-name">{name.clone()}</span>
                                 {status}
                                 {note}
+                                {move || (ready && vision_state.with(|m| !m.contains_key(&n4))).then(|| {
+                                    let n = n4.clone();
+                                    view! { <button class="link vision-plan-button" aria-label=format!("Vision for {n}")
+                                        on:click=move |_| vision::plan_file(n.clone(), settings.get_untracked(), vision_state)>"vision…"</button> }
+                                })}
                                 <button class="link remove" title="Remove this document" on:click=move |_| remove_doc(n2.clone())>"remove"</button>
+                                {move || vision_state.with(|m| m.get(&n5).cloned()).map(|ui| vision::vision_row(n5.clone(), ui, settings, api_key, vision_state, on_vision_info))}
                             </li>
                         }
                     }).collect_view()}

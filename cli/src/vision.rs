@@ -79,9 +79,7 @@ pub fn phase(pdf: &str, bytes: &[u8], ex: &Extracted, native: Vec<Doc>, s: &Sett
         return Ok(native);
     }
 
-    // The per-question call budget does not apply to ingestion: the estimate's worst case does.
-    let mut sv = s.clone();
-    sv.pipeline.max_llm_calls = (e.max_calls as u32).max(1);
+    let sv = vision::run_settings(s, &e);
     let t = NativeTransport::new(&sv.models.base_url, std::env::var("OPENAI_API_KEY").ok());
     let client = LlmClient::new(&t, &sv);
     let scale = s.ingest.render_dpi as f32 / 72.0;
@@ -92,7 +90,7 @@ pub fn phase(pdf: &str, bytes: &[u8], ex: &Extracted, native: Vec<Doc>, s: &Sett
         render_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         Ok(vision::png_data_url(&r.png))
     };
-    let run = futures::executor::block_on(vision::run(&client, ex, &pages, &content, cache, &mut image_of));
+    let run = futures::executor::block_on(vision::run(&client, ex, &pages, &content, cache, |p| std::future::ready(image_of(p))));
     for w in &run.warnings {
         eprintln!("warning: {w}");
     }
@@ -101,10 +99,7 @@ pub fn phase(pdf: &str, bytes: &[u8], ex: &Extracted, native: Vec<Doc>, s: &Sett
     }
     for v in &run.pages {
         let Some(p) = ex.pages.iter().find(|p| p.page == v.page) else { continue };
-        let fired: Vec<&str> = [(p.signals.garbled, "garbled"), (p.signals.chart, "chart"), (p.signals.image, "image"), (!p.signals.text_ok, "no usable text")]
-            .into_iter()
-            .filter_map(|(on, name)| on.then_some(name))
-            .collect();
+        let fired = vision::page_flags(p);
         let tables = match (v.tables.len(), p.tables.len()) {
             (0, 0) => "no tables".to_string(),
             (0, native) => format!("{native} native table(s) kept"),
@@ -112,10 +107,7 @@ pub fn phase(pdf: &str, bytes: &[u8], ex: &Extracted, native: Vec<Doc>, s: &Sett
         };
         eprintln!("  p{}: [{}] {} call(s), {}, {} chart(s)", v.page, if fired.is_empty() { "all pages".to_string() } else { fired.join(", ") }, v.passes, tables, v.charts.len());
     }
-    let records = client.records();
-    let (inp, out): (u64, u64) = records.iter().fold((0, 0), |(i, o), r| (i + r.usage.input_tokens, o + r.usage.output_tokens));
-    // Unpriced stays unpriced: one unpriced call makes the total None (spec §6.5).
-    let cost: Option<f64> = records.iter().map(|r| r.cost_usd).sum::<Option<f64>>().map(|c| c + 0.0);
+    let a = vision::actual(&client.records());
     let low = run.pages.iter().filter(|p| p.table_confidence == clair_core::corpus::ExtractionConfidence::Low).count();
     let charts: usize = run.pages.iter().map(|p| p.charts.len()).sum();
     if !render_ms.is_empty() {
@@ -124,10 +116,10 @@ pub fn phase(pdf: &str, bytes: &[u8], ex: &Extracted, native: Vec<Doc>, s: &Sett
     }
     eprintln!(
         "{pdf}: vision actual {} call(s), {} input + {} output tokens, {}; {} page(s) read ({} from cache), {} chart(s), {} page(s) with low-confidence tables",
-        records.len(),
-        inp,
-        out,
-        money(cost),
+        a.calls,
+        a.input_tokens,
+        a.output_tokens,
+        money(a.cost_usd),
         run.pages.len(),
         run.cached_pages,
         charts,

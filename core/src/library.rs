@@ -7,6 +7,8 @@
 //! library from the stored entries at startup. What is kept and how it is checked is `store.rs`.
 
 use crate::config::IngestSettings;
+use crate::ingest::vision::{self, PageVision, VisionCache};
+use crate::ingest::Extracted;
 use crate::protocol::{FromWorker, SourceInfo, ToWorker};
 use crate::retrieve::embed::{embedding_inputs, Embedder, OfflineEmbedder};
 use crate::store::{self, StoreOp, StoredFile};
@@ -30,6 +32,11 @@ pub struct Library {
     pub parsed: u32,
     /// The last document rendered, parsed once for next/previous page.
     rendering: Option<(String, hayro_syntax::Pdf)>,
+    /// source → its extraction without blocks (`vision::for_vision`): what the vision path plans and
+    /// merges with. Kept from ingest; after a restore made again from the stored PDF on first use.
+    extracted: BTreeMap<String, Extracted>,
+    /// source → the vision answers stored with the file.
+    vision: BTreeMap<String, VisionCache>,
 }
 
 impl Default for Library {
@@ -52,6 +59,8 @@ impl Library {
             store_ops: vec![],
             parsed: 0,
             rendering: None,
+            extracted: BTreeMap::new(),
+            vision: BTreeMap::new(),
         }
     }
 
@@ -101,6 +110,7 @@ impl Library {
         self.pages.insert(name.clone(), f.pages);
         self.infos.insert(name.clone(), f.info);
         self.raw.insert(name.clone(), f.pdf);
+        self.vision.insert(name.clone(), f.vision);
         self.keys.insert(name, f.key);
     }
 
@@ -164,6 +174,8 @@ impl Library {
             documents: n_docs,
             tables: ex.pages.iter().map(|p| p.tables.len()).sum(),
             vision_pages: ex.pages.iter().filter(|p| p.signals.needs_vision).count(),
+            signals: vision::signal_counts(&ex),
+            vision_read: 0,
             warnings: ex.warnings.clone(),
             ingest_ms: now_ms() - t0,
         };
@@ -176,6 +188,7 @@ impl Library {
             docs: kept.0,
             vectors: kept.1,
             stats: Some(stats),
+            vision: VisionCache::default(),
             pdf: bytes.to_vec(),
         };
         // Put before delete: a crash in between leaves two entries for one name, which restore resolves.
@@ -188,6 +201,8 @@ impl Library {
         self.pages.insert(name.to_string(), pages);
         self.infos.insert(name.to_string(), info.clone());
         self.raw.insert(name.to_string(), entry.pdf);
+        self.extracted.insert(name.to_string(), vision::for_vision(&ex));
+        self.vision.insert(name.to_string(), VisionCache::default());
         if self.rendering.as_ref().is_some_and(|(s, _)| s == name) {
             self.rendering = None;
         }
@@ -222,6 +237,54 @@ impl Library {
             self.rendering = Some((source.to_string(), pdf));
         }
         self.rendering.as_ref().map(|(_, pdf)| pdf).ok_or_else(|| "no document".to_string())
+    }
+
+    /// The file's extraction for the vision path, made again from the stored PDF when the library
+    /// was restored (restores never parse; only a vision plan needs the page signals back).
+    fn extracted_for(&mut self, source: &str, settings: &IngestSettings) -> Result<&Extracted, String> {
+        if !self.extracted.contains_key(source) {
+            let bytes = self.raw.get(source).ok_or_else(|| format!("{source} is not loaded: add the PDF first"))?;
+            let ex = crate::ingest::extract(bytes, source, settings);
+            self.extracted.insert(source.to_string(), vision::for_vision(&ex));
+        }
+        self.extracted.get(source).ok_or_else(|| format!("{source} is not loaded"))
+    }
+
+    /// Fold a vision run's pages into `source`'s documents (native documents kept, earlier vision
+    /// documents replaced), embed the file again and store it with its vision cache (§4.6).
+    pub fn apply_vision(&mut self, source: &str, pages: &[PageVision], cache: VisionCache, settings: &IngestSettings) -> Result<SourceInfo, String> {
+        let ex = self.extracted_for(source, settings)?.clone();
+        let key = self.keys.get(source).cloned().ok_or_else(|| format!("{source} is not loaded"))?;
+        let native: Vec<crate::corpus::Doc> = self.corpus.docs.iter().filter(|d| d.source == source && !vision::is_vision_doc(&d.id)).cloned().collect();
+        let docs = vision::merge(native, &ex, pages, settings);
+        let (vectors, stats) = self.embedder.embed_documents_with_stats(&embedding_inputs(&docs));
+        self.corpus.remove_source(source);
+        self.corpus.add(docs.clone(), vectors.clone()).map_err(|e| format!("{source} could not be indexed: {e}"))?;
+        self.corpus.set_source_stats(source, stats.clone());
+        let info = self.infos.get_mut(source).ok_or_else(|| format!("{source} is not loaded"))?;
+        info.documents = docs.len();
+        info.vision_read = pages.len();
+        let info = info.clone();
+        // Only this file's answers are stored with it (keys start with its content key).
+        let prefix = format!("{key}:");
+        let mine = VisionCache { entries: cache.entries.into_iter().filter(|(k, _)| k.starts_with(&prefix)).collect() };
+        let entry = StoredFile {
+            key: key.clone(),
+            embedder: self.corpus.embedder.clone(),
+            info: info.clone(),
+            pages: self.pages.get(source).cloned().unwrap_or_default(),
+            docs,
+            vectors,
+            stats: Some(stats),
+            vision: mine.clone(),
+            pdf: self.raw.get(source).cloned().unwrap_or_default(),
+        };
+        match store::encode(&entry) {
+            Ok(bytes) => self.store_ops.push(StoreOp::Put { key, bytes }),
+            Err(e) => return Err(e),
+        }
+        self.vision.insert(source.to_string(), mine);
+        Ok(info)
     }
 
     /// Handle one message. `bytes` accompanies `Ingest`.
@@ -261,6 +324,8 @@ impl Library {
                 self.pages.remove(&source);
                 self.infos.remove(&source);
                 self.raw.remove(&source);
+                self.extracted.remove(&source);
+                self.vision.remove(&source);
                 if let Some(key) = self.keys.remove(&source) {
                     self.store_ops.push(StoreOp::Delete { key });
                 }
@@ -278,13 +343,29 @@ impl Library {
                 None => emit(FromWorker::Failed { id, error: format!("{source} has no page {page}") }),
             },
             ToWorker::RenderPage { id, source, page, scale } => {
+                let t0 = now_ms();
                 let r = self.render_page(&source, page, scale);
-                emit(image_reply(id, source, page, r));
+                emit(image_reply(id, source, page, r, now_ms() - t0));
             }
             ToWorker::RenderCrop { id, source, page, bbox, scale, margin } => {
+                let t0 = now_ms();
                 let r = self.render_crop(&source, page, bbox, scale, margin);
-                emit(image_reply(id, source, page, r));
+                emit(image_reply(id, source, page, r, now_ms() - t0));
             }
+            ToWorker::VisionPages { id, source, settings } => {
+                let content = self.keys.get(&source).cloned().unwrap_or_default();
+                match self.extracted_for(&source, &settings).cloned() {
+                    Ok(extracted) => {
+                        let cache = self.vision.get(&source).cloned().unwrap_or_default();
+                        emit(FromWorker::Vision { id, source, content, extracted, cache })
+                    }
+                    Err(error) => emit(FromWorker::Failed { id, error }),
+                }
+            }
+            ToWorker::VisionApply { id, source, pages, cache, settings } => emit(match self.apply_vision(&source, &pages, cache, &settings) {
+                Ok(info) => FromWorker::Ingested { id, info, already: false },
+                Err(error) => FromWorker::Failed { id, error },
+            }),
             // Past runs are not the library's: the worker shell serves them from their own store.
             ToWorker::SaveRun { id, .. } | ToWorker::ListRuns { id } | ToWorker::OpenRun { id, .. } | ToWorker::DeleteRun { id, .. } => {
                 emit(FromWorker::Failed { id, error: "past runs are kept by the worker, not the document library".into() })
@@ -294,9 +375,9 @@ impl Library {
 }
 
 /// The reply to a render request: the image, or the reason there is none.
-fn image_reply(id: u64, source: String, page: u32, r: Result<crate::render::RenderedPage, String>) -> FromWorker {
+fn image_reply(id: u64, source: String, page: u32, r: Result<crate::render::RenderedPage, String>, render_ms: f64) -> FromWorker {
     match r {
-        Ok(r) => FromWorker::PageImage { id, source, page, pages: r.pages, width_px: r.width_px, height_px: r.height_px, page_size: r.page_size, png: r.png },
+        Ok(r) => FromWorker::PageImage { id, source, page, pages: r.pages, width_px: r.width_px, height_px: r.height_px, page_size: r.page_size, render_ms, png: r.png },
         Err(error) => FromWorker::Failed { id, error },
     }
 }
@@ -388,6 +469,87 @@ mod tests {
         lib.handle(ToWorker::Remove { id: 5, source: name }, None, &|| 0.0, &mut |m| out.push(m));
         apply(&mut db, &mut lib);
         assert!(db.is_empty());
+    }
+
+    /// The browser's vision path as the worker sees it: the app asks for the pages, runs the model
+    /// (here: a canned chart answer), and hands the answers back; the chart joins the file's
+    /// documents with its region, is stored, and after a reload the plan finds every page cached.
+    #[test]
+    fn vision_answers_join_the_file_are_stored_and_a_reload_finds_them_cached() {
+        use crate::config::{Modality, Settings, VisionMode};
+        use crate::ingest::vision::{cache_key, plan, PageVision, VisionCache};
+        use crate::llm::roles::{ValueReading, VisionChart};
+        let Some(bytes) = amcor() else { return };
+        let name = "amcor.pdf".to_string();
+        let s = Settings::paper();
+        let mut db = BTreeMap::new();
+        let mut lib = Library::new();
+        let mut out = vec![];
+        lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: s.ingest.clone() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        apply(&mut db, &mut lib);
+        let Some(FromWorker::Ingested { info, .. }) = out.pop() else { panic!("not ingested") };
+        assert_eq!((info.signals.needs_vision, info.vision_pages, info.vision_read), (1, 1, 0), "{:?}", info.signals);
+
+        let pages = |lib: &mut Library| {
+            let mut out = vec![];
+            lib.handle(ToWorker::VisionPages { id: 2, source: "amcor.pdf".into(), settings: Settings::paper().ingest }, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::Vision { content, extracted, cache, .. }) => (content, extracted, cache),
+                other => panic!("{other:?}"),
+            }
+        };
+        let (content, ex, cache) = pages(&mut lib);
+        assert_eq!(content, store::content_key(&bytes));
+        assert!(ex.pages.iter().all(|p| p.blocks.is_empty()) && ex.pages.len() == info.pages as usize);
+        let p = plan(&ex, VisionMode::Flagged, &content, &cache, &s);
+        assert_eq!((p.pages.len(), p.estimate.calls), (1, 1));
+        let page = p.pages[0].page;
+        let chart = VisionChart {
+            caption: Some("Net sales".into()),
+            chart_type: "bar".into(),
+            axis_labels: "year vs USD millions".into(),
+            series: vec!["Net sales".into()],
+            trend_description: "Net sales rose every year.".into(),
+            value_readings: vec![ValueReading { series: "Net sales".into(), period: "2021".into(), approx_value: "12,861".into() }],
+            region: Some(vec![0.1, 0.2, 0.9, 0.6]),
+        };
+        let v = PageVision { page, prose: String::new(), tables: vec![], charts: vec![chart], table_confidence: Default::default(), passes: 1 };
+        let mut fresh = VisionCache::default();
+        fresh.entries.insert(cache_key(&content, page, &s), v.clone());
+        fresh.entries.insert(cache_key("another file", page, &s), v.clone());
+        let docs_before = info.documents;
+        for round in 0..2 {
+            lib.handle(ToWorker::VisionApply { id: 3, source: name.clone(), pages: vec![v.clone()], cache: fresh.clone(), settings: s.ingest.clone() }, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::Ingested { info, .. }) => assert_eq!((info.documents, info.vision_read), (docs_before + 1, 1), "round {round}: one chart, not one per apply"),
+                other => panic!("{other:?}"),
+            }
+        }
+        apply(&mut db, &mut lib);
+        let search = |lib: &mut Library| {
+            let mut out = vec![];
+            let q = ToWorker::Search { id: 4, query: "net sales trend".into(), k: 3, modality: Some(Modality::Chart), settings: Default::default() };
+            lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::Hits { hits, .. }) => hits,
+                other => panic!("{other:?}"),
+            }
+        };
+        let hits = search(&mut lib);
+        assert_eq!(hits.len(), 1);
+        assert!(hits[0].doc.id.ends_with("-chart-cv0") && hits[0].doc.page == page);
+        let (w, h) = (ex.pages[page as usize - 1].width, ex.pages[page as usize - 1].height);
+        assert_eq!(hits[0].doc.bboxes, vec![[0.1 * w, 0.2 * h, 0.9 * w, 0.6 * h]], "the chart cites its region");
+
+        // Reload: the chart is back without parsing, and the plan needs no call.
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        assert_eq!((sources[0].vision_read, notice, lib.parsed), (1, None, 0));
+        assert_eq!(search(&mut lib).len(), 1);
+        let (content2, ex2, cache2) = pages(&mut lib);
+        assert_eq!(cache2.entries.len(), 1, "only this file's answers are stored with it");
+        let again = plan(&ex2, VisionMode::Flagged, &content2, &cache2, &s);
+        assert!(again.all_cached(), "{again:?}");
     }
 
     #[test]

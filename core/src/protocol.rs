@@ -4,6 +4,8 @@
 
 use crate::config::{IngestSettings, Modality, RetrievalSettings};
 use crate::corpus::{BBox, Hit};
+use crate::ingest::vision::{PageVision, SignalCounts, VisionCache};
+use crate::ingest::Extracted;
 use serde::{Deserialize, Serialize};
 
 /// App → worker.
@@ -32,6 +34,13 @@ pub enum ToWorker {
     /// One past run's export, by its `RunSummary::key`.
     OpenRun { id: u64, key: String },
     DeleteRun { id: u64, key: String },
+    /// What the vision path needs to plan and run a file (spec §4.1): its extraction without
+    /// positioned blocks, its content key and the vision answers stored with it. Answered `Vision`.
+    VisionPages { id: u64, source: String, settings: IngestSettings },
+    /// Fold vision answers into a file's documents (§4.6), embed them, and store them with the
+    /// file's vision cache, so a reload or a re-drop pays nothing. `pages`: every page the run read
+    /// (fresh or cached). Answered `Ingested` with the updated summary.
+    VisionApply { id: u64, source: String, pages: Vec<PageVision>, cache: VisionCache, settings: IngestSettings },
 }
 
 impl ToWorker {
@@ -47,7 +56,9 @@ impl ToWorker {
             | ToWorker::SaveRun { id, .. }
             | ToWorker::ListRuns { id }
             | ToWorker::OpenRun { id, .. }
-            | ToWorker::DeleteRun { id, .. } => *id,
+            | ToWorker::DeleteRun { id, .. }
+            | ToWorker::VisionPages { id, .. }
+            | ToWorker::VisionApply { id, .. } => *id,
         }
     }
 }
@@ -60,6 +71,12 @@ pub struct SourceInfo {
     pub documents: usize,
     pub tables: usize,
     pub vision_pages: usize,
+    /// Pages each §4.1 signal flags (shown per file).
+    #[serde(default)]
+    pub signals: SignalCounts,
+    /// Pages whose vision answers are folded into the documents.
+    #[serde(default)]
+    pub vision_read: usize,
     pub warnings: Vec<String>,
     /// Milliseconds the worker spent parsing and indexing.
     pub ingest_ms: f64,
@@ -99,9 +116,15 @@ pub enum FromWorker {
         height_px: u32,
         /// Points, rotation applied: the space citation bboxes are in (origin top-left).
         page_size: (f32, f32),
+        /// Milliseconds the worker spent drawing and encoding the page.
+        #[serde(default)]
+        render_ms: f64,
         #[serde(skip)]
         png: Vec<u8>,
     },
+    /// The reply to `VisionPages`: `extracted` has text, signals, sizes and native tables per page
+    /// (no blocks); `content` is the file's store key (SHA-256), the vision cache's file identity.
+    Vision { id: u64, source: String, content: String, extracted: Extracted, cache: VisionCache },
     /// The past runs, newest first (the reply to SaveRun, ListRuns and DeleteRun).
     Runs { id: u64, runs: Vec<crate::history::RunSummary> },
     /// A past run's export (JSON, `clair-fin/run@1`).
@@ -120,6 +143,7 @@ impl FromWorker {
             | FromWorker::Sources { id, .. }
             | FromWorker::PageText { id, .. }
             | FromWorker::PageImage { id, .. }
+            | FromWorker::Vision { id, .. }
             | FromWorker::Runs { id, .. }
             | FromWorker::Run { id, .. }
             | FromWorker::Failed { id, .. } => Some(*id),
@@ -142,7 +166,7 @@ mod tests {
     fn page_image_json_leaves_the_png_bytes_out() {
         let m = FromWorker::PageImage {
             id: 3, source: "a.pdf".into(), page: 2, pages: 9, width_px: 918, height_px: 1188,
-            page_size: (612.0, 792.0), png: vec![0x89, b'P', b'N', b'G'],
+            page_size: (612.0, 792.0), render_ms: 12.5, png: vec![0x89, b'P', b'N', b'G'],
         };
         let s = serde_json::to_string(&m).unwrap();
         assert!(!s.contains("png"), "{s}");

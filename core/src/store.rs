@@ -15,6 +15,7 @@
 //! crash). Per-file entries cost one `put` per ingest and one `delete` per removal.
 
 use crate::corpus::Doc;
+use crate::ingest::vision::VisionCache;
 use crate::protocol::SourceInfo;
 use crate::retrieve::embed::TermStats;
 use crate::retrieve::index::Corpus;
@@ -50,6 +51,9 @@ pub struct StoredFile {
     /// The file's share of the offline embedder's corpus statistics, so a restored library is
     /// search-ready without recomputing every document's features.
     pub stats: Option<TermStats>,
+    /// The vision model's answers for this file's pages (`ingest::vision`), so a reload or a
+    /// re-drop never pays for a page twice.
+    pub vision: VisionCache,
     pub pdf: Vec<u8>,
 }
 
@@ -60,6 +64,8 @@ struct Header {
     pages: Vec<String>,
     #[serde(default)]
     stats: Option<TermStats>,
+    #[serde(default)]
+    vision: VisionCache,
 }
 
 /// What went wrong reading an entry. Either way the entry is dropped and the file must be dropped again.
@@ -72,7 +78,7 @@ pub enum EntryError {
 }
 
 pub fn encode(f: &StoredFile) -> Result<Vec<u8>, String> {
-    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone(), stats: f.stats.clone() };
+    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone(), stats: f.stats.clone(), vision: f.vision.clone() };
     let json = serde_json::to_vec(&header).map_err(|e| format!("{}: not storable ({e})", f.info.source))?;
     let dims = f.vectors.first().map_or(1, Vec::len);
     let mut c = Corpus::new(f.embedder.clone(), dims);
@@ -124,6 +130,7 @@ pub fn decode(key: &str, b: &[u8]) -> Result<StoredFile, EntryError> {
         docs: corpus.docs,
         vectors,
         stats: header.stats,
+        vision: header.vision,
         pdf: pdf.to_vec(),
     })
 }
@@ -239,6 +246,8 @@ mod tests {
                 documents: 2,
                 tables: 0,
                 vision_pages: 0,
+                signals: Default::default(),
+                vision_read: 0,
                 warnings: vec![],
                 ingest_ms: 12.0,
             },
@@ -246,6 +255,7 @@ mod tests {
             docs: vec![doc(name, 0), doc(name, 1)],
             vectors: vec![vec![1.0, 0.0, 0.0, 0.0], vec![0.0, 0.5, 0.5, 0.0]],
             stats: Some(TermStats { docs: 2, df: [("net".to_string(), 2)].into_iter().collect() }),
+            vision: VisionCache::default(),
             pdf: pdf.to_vec(),
         }
     }

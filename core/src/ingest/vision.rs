@@ -185,6 +185,102 @@ pub fn estimate(ex: &Extracted, pages: &[u32], cached: &[u32], s: &Settings) -> 
     }
 }
 
+/// The §4.1 signals that sent a page to vision, in words ("chart", "image", "garbled", "no usable
+/// text"); empty for a page sent only because the mode is `all`.
+pub fn page_flags(p: &Page) -> Vec<&'static str> {
+    [(p.signals.garbled, "garbled"), (p.signals.chart, "chart"), (p.signals.image, "image"), (!p.signals.text_ok, "no usable text")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect()
+}
+
+/// One page of a [`VisionPlan`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PagePlan {
+    pub page: u32,
+    pub flags: Vec<String>,
+    /// Already read under the same file, page and settings: no call.
+    pub cached: bool,
+}
+
+/// What the user confirms before a vision run (spec §6.5 cost control): the pages the mode selects,
+/// which signal flagged each, which are answered from the cache, and the estimate for the rest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VisionPlan {
+    pub source: String,
+    pub mode: VisionMode,
+    pub counts: SignalCounts,
+    pub pages: Vec<PagePlan>,
+    pub estimate: VisionEstimate,
+}
+
+impl VisionPlan {
+    /// The page numbers to run (cached ones included: they cost nothing and yield their documents).
+    pub fn page_numbers(&self) -> Vec<u32> {
+        self.pages.iter().map(|p| p.page).collect()
+    }
+    /// Nothing left to pay for.
+    pub fn all_cached(&self) -> bool {
+        self.estimate.calls == 0
+    }
+}
+
+/// The plan for one file: `content` identifies its bytes (the store's SHA-256 in the browser, the
+/// CLI's `content_hash`), `cache` holds earlier answers.
+pub fn plan(ex: &Extracted, mode: VisionMode, content: &str, cache: &VisionCache, s: &Settings) -> VisionPlan {
+    let pages = pages_to_send(ex, mode);
+    let cached: Vec<u32> = pages.iter().copied().filter(|p| cache.entries.contains_key(&cache_key(content, *p, s))).collect();
+    let estimate = estimate(ex, &pages, &cached, s);
+    let plans = ex
+        .pages
+        .iter()
+        .filter(|p| pages.contains(&p.page))
+        .map(|p| PagePlan { page: p.page, flags: page_flags(p).into_iter().map(String::from).collect(), cached: cached.contains(&p.page) })
+        .collect();
+    VisionPlan { source: ex.source.clone(), mode, counts: signal_counts(ex), pages: plans, estimate }
+}
+
+/// The settings a vision run uses: the per-question call budget does not apply to ingestion, the
+/// estimate's worst case does (every page with all consensus passes).
+pub fn run_settings(s: &Settings, e: &VisionEstimate) -> Settings {
+    let mut sv = s.clone();
+    sv.pipeline.max_llm_calls = (e.max_calls as u32).max(1);
+    sv
+}
+
+/// What a run actually spent, from the client's call records (shown after the run).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct VisionActual {
+    pub calls: usize,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// None when a call was unpriced: unpriced stays unpriced (spec §6.5).
+    pub cost_usd: Option<f64>,
+}
+
+pub fn actual(records: &[crate::llm::CallRecord]) -> VisionActual {
+    VisionActual {
+        calls: records.len(),
+        input_tokens: records.iter().map(|r| r.usage.input_tokens).sum(),
+        output_tokens: records.iter().map(|r| r.usage.output_tokens).sum(),
+        cost_usd: records.iter().map(|r| r.cost_usd).sum::<Option<f64>>().map(|c| c + 0.0),
+    }
+}
+
+/// A document the vision path made (`…-chart-cv0`, `…-table-cvt0r2`, `…-text-cv1`): its id's last
+/// `-c` segment starts with `v`, which native ids (`-c3`, `-ct0r2`) never do.
+pub fn is_vision_doc(id: &str) -> bool {
+    id.rsplit_once("-c").is_some_and(|(_, n)| n.starts_with('v'))
+}
+
+/// The part of an extraction the vision path needs (text, signals, sizes, native tables), without
+/// the positioned blocks: what the worker keeps per file and sends to the app.
+pub fn for_vision(ex: &Extracted) -> Extracted {
+    let mut out = Extracted { source: ex.source.clone(), encrypted: ex.encrypted, title: ex.title.clone(), ..Default::default() };
+    out.pages = ex.pages.iter().map(|p| Page { blocks: vec![], ..p.clone() }).collect();
+    out
+}
+
 /// One page as the vision path read it: what the cache stores and the documents are built from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PageVision {
@@ -242,19 +338,24 @@ pub struct VisionRun {
     pub pages: Vec<PageVision>,
     pub cached_pages: usize,
     pub warnings: Vec<String>,
+    /// Cancelled, or a fatal error: some pages were not sent (cached ones are still returned).
+    pub stopped: bool,
 }
 
-/// Read `pages` of `ex` with the vision model. `image_of(page)` returns the page's PNG data URL.
+/// Read `pages` of `ex` with the vision model. `image_of(page)` resolves to the page's PNG data URL.
 /// A page whose image cannot be made or whose call fails keeps its native documents and costs a
 /// warning (fail-closed: nothing is invented). Fresh answers go into `cache`.
-pub async fn run<T: Transport>(
-    client: &LlmClient<'_, T>,
-    ex: &Extracted,
-    pages: &[u32],
-    content: &str,
-    cache: &mut VisionCache,
-    image_of: &mut dyn FnMut(u32) -> Result<String, String>,
-) -> VisionRun {
+///
+/// `image_of` is asynchronous because a browser renders in its worker; the CLI renders in place and
+/// returns a ready future. The run stops before the next page once the transport is cancelled (the
+/// user's Cancel) or the client has met a fatal error (bad key, wrong URL): pages already read are
+/// kept and cached, the rest are not sent.
+pub async fn run<T, F, Fut>(client: &LlmClient<'_, T>, ex: &Extracted, pages: &[u32], content: &str, cache: &mut VisionCache, mut image_of: F) -> VisionRun
+where
+    T: Transport,
+    F: FnMut(u32) -> Fut,
+    Fut: std::future::Future<Output = Result<String, String>>,
+{
     let s = client.settings();
     let mut out = VisionRun::default();
     for p in ex.pages.iter().filter(|p| pages.contains(&p.page)) {
@@ -264,7 +365,11 @@ pub async fn run<T: Transport>(
             out.cached_pages += 1;
             continue;
         }
-        let image = match image_of(p.page) {
+        if client.transport().cancelled() || client.fatal_error().is_some() {
+            out.stopped = true;
+            continue;
+        }
+        let image = match image_of(p.page).await {
             Ok(i) => i,
             Err(e) => {
                 out.warnings.push(format!("{} page {}: not sent to the vision model: {e}", ex.source, p.page));
@@ -596,8 +701,8 @@ mod tests {
         let client = LlmClient::new(&t, &s);
         let ex = table_page();
         let mut cache = VisionCache::default();
-        let mut image = |_: u32| Ok::<_, String>(png_data_url(b"png"));
-        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, &mut image));
+        let image = |_: u32| Ok::<_, String>(png_data_url(b"png"));
+        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, |p| std::future::ready(image(p))));
         assert_eq!(client.records().len(), 3, "1≠2, so a third pass; 1≈3");
         assert_eq!(r.pages[0].table_confidence, ExtractionConfidence::High);
         assert_eq!(r.pages[0].tables[0].rows[0][1], "14,694");
@@ -605,7 +710,7 @@ mod tests {
         assert_eq!(cache.entries.len(), 1);
 
         let again = LlmClient::new(&t, &s);
-        let r2 = futures::executor::block_on(run(&again, &ex, &[7], "hash", &mut cache, &mut image));
+        let r2 = futures::executor::block_on(run(&again, &ex, &[7], "hash", &mut cache, |p| std::future::ready(image(p))));
         assert_eq!((again.records().len(), r2.cached_pages), (0, 1));
         assert_eq!(r2.pages, r.pages);
     }
@@ -617,12 +722,12 @@ mod tests {
         let client = LlmClient::new(&t, &s);
         let ex = table_page();
         let mut cache = VisionCache::default();
-        let mut image = |_: u32| Ok::<_, String>(png_data_url(b"png"));
-        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, &mut image));
+        let image = |_: u32| Ok::<_, String>(png_data_url(b"png"));
+        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, |p| std::future::ready(image(p))));
         assert!(r.pages.is_empty() && cache.entries.is_empty(), "nothing invented, nothing cached");
         assert!(r.warnings[0].contains("keeps its native documents"), "{:?}", r.warnings);
-        let mut no_image = |_: u32| Err::<String, _>("page 7 could not be drawn".to_string());
-        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, &mut no_image));
+        let no_image = |_: u32| Err::<String, _>("page 7 could not be drawn".to_string());
+        let r = futures::executor::block_on(run(&client, &ex, &[7], "hash", &mut cache, |p| std::future::ready(no_image(p))));
         assert!(r.warnings[0].contains("could not be drawn"));
     }
 
@@ -653,6 +758,96 @@ mod tests {
         assert_eq!((c.pages, c.garbled, c.image), (107, 0, 1));
         assert_eq!(pages_to_send(&ex, VisionMode::Flagged).len(), c.needs_vision);
         assert!(pages_to_send(&ex, VisionMode::Off).is_empty());
+    }
+
+    #[test]
+    fn the_plan_names_each_pages_signals_and_a_cached_page_costs_nothing() {
+        let s = Settings::paper();
+        let mut ex = table_page();
+        let mut prose = page();
+        prose.page = 8;
+        prose.signals = super::super::PageSignals { text_ok: true, ..Default::default() };
+        ex.pages.push(prose);
+        let p = plan(&ex, VisionMode::Flagged, "sha", &VisionCache::default(), &s);
+        assert_eq!(p.page_numbers(), vec![7], "the prose page is not flagged");
+        assert_eq!(p.pages[0].flags, vec!["chart", "no usable text"]);
+        assert_eq!((p.estimate.calls, p.all_cached()), (1, false));
+        assert_eq!(plan(&ex, VisionMode::All, "sha", &VisionCache::default(), &s).page_numbers(), vec![7, 8]);
+
+        let v = PageVision { page: 7, prose: String::new(), tables: vec![], charts: vec![chart()], table_confidence: ExtractionConfidence::High, passes: 1 };
+        let cache = VisionCache { entries: [(cache_key("sha", 7, &s), v)].into_iter().collect() };
+        let again = plan(&ex, VisionMode::Flagged, "sha", &cache, &s);
+        assert!(again.pages[0].cached && again.all_cached());
+        assert_eq!(again.estimate.cost_usd, Some(0.0));
+        assert!(!plan(&ex, VisionMode::Flagged, "other file", &cache, &s).all_cached(), "the cache is per file");
+    }
+
+    #[test]
+    fn vision_ids_are_told_apart_from_native_ids() {
+        for native in ["ACME_10K-p3-text-c0", "ACME_10K-p3-table-ct0r2", "ACME_10K-p3-table-ct1", "my-cv-file-p1-text-c4"] {
+            assert!(!is_vision_doc(native), "{native}");
+        }
+        for vision in ["ACME_10K-p3-chart-cv0", "ACME_10K-p3-table-cvt0r2", "ACME_10K-p3-text-cv1"] {
+            assert!(is_vision_doc(vision), "{vision}");
+        }
+    }
+
+    #[test]
+    fn actual_spend_sums_the_calls_and_an_unpriced_call_leaves_it_unpriced() {
+        let rec = |cost: Option<f64>| crate::llm::CallRecord {
+            role: "page_vision".into(),
+            claim_id: None,
+            model: "gpt-4o".into(),
+            attempts: 1,
+            usage: crate::llm::Usage { input_tokens: 1500, output_tokens: 400 },
+            cost_usd: cost,
+            latency_ms: 10.0,
+            failure: None,
+        };
+        let a = actual(&[rec(Some(0.01)), rec(Some(0.02))]);
+        assert_eq!((a.calls, a.input_tokens, a.output_tokens), (2, 3000, 800));
+        assert!((a.cost_usd.unwrap() - 0.03).abs() < 1e-9);
+        assert_eq!(actual(&[rec(Some(0.01)), rec(None)]).cost_usd, None);
+        assert_eq!(actual(&[]), VisionActual { cost_usd: Some(0.0), ..Default::default() });
+    }
+
+    /// Canned answers; cancelled once `cancel_after` calls have been answered (the user's Cancel).
+    struct Cancelling(std::cell::Cell<u32>, u32);
+    impl Transport for Cancelling {
+        async fn post_json(&self, _p: &str, _b: String, _t: u64) -> Result<crate::llm::HttpReply, crate::llm::TransportError> {
+            self.0.set(self.0.get() + 1);
+            let content = serde_json::json!({"prose_text": "", "charts": [], "tables": []}).to_string();
+            let body = serde_json::json!({"model": "gpt-4o", "choices": [{"message": {"content": content}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
+            Ok(crate::llm::HttpReply { status: 200, retry_after_s: None, body: body.to_string() })
+        }
+        async fn sleep_ms(&self, _ms: u64) {}
+        fn cancelled(&self) -> bool {
+            self.0.get() >= self.1
+        }
+    }
+
+    #[test]
+    fn cancel_stops_before_the_next_page_and_keeps_what_was_read() {
+        let s = Settings::paper();
+        let mut ex = table_page();
+        for n in [8, 9] {
+            let mut p = page();
+            p.page = n;
+            ex.pages.push(p);
+        }
+        ex.pages.iter_mut().for_each(|p| p.tables = vec![]);
+        let t = Cancelling(std::cell::Cell::new(0), 1);
+        let client = LlmClient::new(&t, &s);
+        let mut cache = VisionCache::default();
+        let mut rendered = vec![];
+        let r = futures::executor::block_on(run(&client, &ex, &[7, 8, 9], "sha", &mut cache, |p| {
+            rendered.push(p);
+            std::future::ready(Ok(png_data_url(b"png")))
+        }));
+        assert!(r.stopped);
+        assert_eq!(r.pages.iter().map(|p| p.page).collect::<Vec<_>>(), vec![7]);
+        assert_eq!((t.0.get(), rendered), (1, vec![7]), "pages 8 and 9 are neither rendered nor sent");
+        assert_eq!(cache.entries.len(), 1, "the page read before Cancel is cached");
     }
 
     #[test]
