@@ -5,13 +5,22 @@
 //! Persistence (issue: corpus persists across reloads): every ingest and removal queues a
 //! `StoreOp` (`take_store_ops`) that the worker applies to IndexedDB, and `restore` rebuilds the
 //! library from the stored entries at startup. What is kept and how it is checked is `store.rs`.
+//!
+//! HNSW in the background (issue 4): after each message the shell asks `graph_jobs` which
+//! modalities need a graph (`retrieve::graph::Schedule`: threshold, debounce, one build per corpus
+//! generation), ships them to a builder worker, and hands the answers to `graph_built` (or
+//! `builder_lost`). Until a graph is swapped in, and whenever a build fails, that modality is
+//! searched exactly. A built graph is queued for the store as `graph:<modality>` and read back by
+//! `restore`, so a reload does not build it again; any change to the documents drops the graphs
+//! and their stored copies.
 
-use crate::config::IngestSettings;
-use crate::protocol::{FromWorker, SourceInfo, ToWorker};
+use crate::config::{IngestSettings, Modality, RetrievalSettings};
+use crate::protocol::{FromWorker, SlabIndex, SourceInfo, ToWorker};
+use crate::retrieve::graph::{BuildReport, GraphError, GraphJob, GraphState, Schedule};
 use crate::retrieve::embed::{embedding_inputs, Embedder, OfflineEmbedder};
 use crate::store::{self, StoreOp, StoredFile};
 use crate::retrieve::index::Corpus;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Library {
     pub corpus: Corpus,
@@ -30,6 +39,24 @@ pub struct Library {
     pub parsed: u32,
     /// The last document rendered, parsed once for next/previous page.
     rendering: Option<(String, hayro_syntax::Pdf)>,
+    /// Which graphs to build, and how far each got, for the current corpus generation.
+    graphs: Schedule,
+    /// Modalities whose graph is in the store (`store::graph_key`).
+    stored_graphs: BTreeSet<Modality>,
+    /// The settings of the last search: the app's threshold and debounce for building graphs.
+    retrieval: RetrievalSettings,
+}
+
+/// What the shell should do for the background index after a message.
+#[derive(Debug, Default)]
+pub struct GraphWork {
+    /// Send these to the builder worker.
+    pub jobs: Vec<GraphJob>,
+    /// The documents changed while a build was running: its result will be stale, so stop the
+    /// builder rather than let it finish.
+    pub cancel_running: bool,
+    /// Ask again after this many milliseconds (a build waits for the corpus to be quiet).
+    pub wake_in_ms: Option<f64>,
 }
 
 impl Default for Library {
@@ -52,6 +79,9 @@ impl Library {
             store_ops: vec![],
             parsed: 0,
             rendering: None,
+            graphs: Schedule::default(),
+            stored_graphs: BTreeSet::new(),
+            retrieval: RetrievalSettings::default(),
         }
     }
 
@@ -65,6 +95,7 @@ impl Library {
     /// embedder are embedded again from their stored documents (no re-parse) and written back.
     /// Returns the restored documents and, when something was dropped, a one-line notice.
     pub fn restore(&mut self, entries: Vec<(String, Vec<u8>)>) -> (Vec<SourceInfo>, Option<String>) {
+        let (graphs, entries): (Vec<_>, Vec<_>) = entries.into_iter().partition(|(k, _)| k.starts_with(store::GRAPH_PREFIX));
         let plan = store::plan_restore(entries, &self.corpus.embedder);
         self.store_ops.extend(plan.discard.into_iter().map(|key| StoreOp::Delete { key }));
         let mut notice = plan.notice;
@@ -79,7 +110,74 @@ impl Library {
             f.embedder = self.corpus.embedder.clone();
             self.install(f, true, &mut notice);
         }
+        // Graphs last, over the restored slabs: one built for other documents, or damaged, is
+        // deleted and built again in the background (a cache, so no notice).
+        self.graphs.adopt(self.corpus.generation());
+        for (key, blob) in graphs {
+            match store::graph_modality(&key).map(|m| (m, self.corpus.install_graph(m, &blob))) {
+                Some((m, Ok(()))) => {
+                    self.graphs.set(m, GraphState::Loaded);
+                    self.stored_graphs.insert(m);
+                }
+                _ => self.store_ops.push(StoreOp::Delete { key }),
+            }
+        }
         (self.sources(), notice)
+    }
+
+    /// After every message (and on the wake-up it asks for): which graphs to build now. A change
+    /// to the documents since the last call drops the stored graphs and restarts the debounce.
+    pub fn graph_jobs(&mut self, now_ms: f64) -> GraphWork {
+        let running = !self.graphs.building().is_empty();
+        let mut work = GraphWork::default();
+        if self.graphs.observe(self.corpus.generation(), now_ms) {
+            work.cancel_running = running;
+            for m in std::mem::take(&mut self.stored_graphs) {
+                self.store_ops.push(StoreOp::Delete { key: store::graph_key(m) });
+            }
+        }
+        let slabs = self.corpus.slabs();
+        let (min, debounce) = (self.retrieval.hnsw_min_vectors, self.retrieval.hnsw_debounce_ms as f64);
+        work.jobs = self.graphs.due(&slabs, min, debounce, now_ms).into_iter().filter_map(|m| self.corpus.graph_job(m)).collect();
+        work.wake_in_ms = self.graphs.wait_ms(&slabs, min, debounce, now_ms);
+        work
+    }
+
+    /// The builder's answer. A graph for the current documents is swapped in (queries of that
+    /// modality use it from the next search) and queued for the store; a stale one is dropped; a
+    /// failure leaves the modality on the exact scan until the documents change. Returns the state.
+    pub fn graph_built(&mut self, report: BuildReport, blob: Option<&[u8]>) -> GraphState {
+        let m = report.job.modality;
+        if report.job.generation != self.corpus.generation() || self.graphs.generation() != report.job.generation {
+            return self.graphs.state(m);
+        }
+        let state = match (report.error, blob) {
+            (Some(error), _) => GraphState::Failed { error },
+            (None, None) => GraphState::Failed { error: "the builder sent no graph".into() },
+            (None, Some(blob)) => match self.corpus.install_graph(m, blob) {
+                Ok(()) => {
+                    self.store_ops.push(StoreOp::Put { key: store::graph_key(m), bytes: blob.to_vec() });
+                    self.stored_graphs.insert(m);
+                    GraphState::Built { build_ms: report.build_ms }
+                }
+                Err(e @ (GraphError::Stale | GraphError::Damaged(_))) => GraphState::Failed { error: e.to_string() },
+            },
+        };
+        self.graphs.set(m, state.clone());
+        state
+    }
+
+    /// The builder worker died (or was stopped): what it was building is served exactly until the
+    /// documents change.
+    pub fn builder_lost(&mut self, why: &str) {
+        for m in self.graphs.building() {
+            self.graphs.set(m, GraphState::Failed { error: why.to_string() });
+        }
+    }
+
+    /// Per modality: vectors and graph state.
+    pub fn index_status(&self) -> Vec<SlabIndex> {
+        self.corpus.slabs().into_iter().map(|(modality, vectors, _)| SlabIndex { modality, vectors, graph: self.graphs.state(modality) }).collect()
     }
 
     fn install(&mut self, f: StoredFile, write_back: bool, notice: &mut Option<String>) {
@@ -240,11 +338,13 @@ impl Library {
                     Err(error) => FromWorker::Failed { id, error },
                 });
             }
-            ToWorker::Search { id, query, k, modality, settings } => {
+            ToWorker::Search { id, query, k, modality, settings, exact } => {
                 let q = self.embedder.embed_query(&query, self.corpus.term_stats(&self.embedder));
-                let hits = self.corpus.search(&q, &query, k, modality, &settings);
-                emit(FromWorker::Hits { id, hits });
+                let (hits, index) = self.corpus.search_traced(&q, &query, k, modality, &settings, !exact);
+                self.retrieval = settings;
+                emit(FromWorker::Hits { id, hits, index });
             }
+            ToWorker::Index { id } => emit(FromWorker::Index { id, generation: self.corpus.generation(), slabs: self.index_status() }),
             ToWorker::Remove { id, source } => {
                 self.corpus.remove_source(&source);
                 self.pages.remove(&source);
@@ -348,7 +448,7 @@ mod tests {
         apply(&mut db, &mut lib);
         assert_eq!((sources.len(), notice, db.len(), lib.parsed), (1, None, 1, 0));
         let mut out = vec![];
-        let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default() };
+        let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false };
         lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
         assert!(matches!(&out[0], FromWorker::Hits { hits, .. } if !hits.is_empty() && hits[0].doc.source == name));
         lib.handle(ToWorker::RenderPage { id: 3, source: name.clone(), page: 1, scale: 0.5 }, None, &|| 0.0, &mut |m| out.push(m));
@@ -411,7 +511,7 @@ mod tests {
         fresh.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
         let top = |lib: &mut Library| {
             let mut out = vec![];
-            let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default() };
+            let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false };
             lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
             match out.pop() {
                 Some(FromWorker::Hits { hits, .. }) => hits.into_iter().map(|h| h.doc.id).collect::<Vec<_>>(),
