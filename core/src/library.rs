@@ -522,4 +522,146 @@ mod tests {
         assert!(!restored.is_empty());
         assert_eq!(restored, top(&mut fresh));
     }
+
+    // HNSW in the background (issue 4). The builder worker's part is `graph::build`, called here
+    // directly; the message passing around it is the worker shell's (tests/e2e/hnsw.test.mjs).
+
+    use crate::retrieve::graph;
+    use crate::retrieve::index::SearchPath;
+
+    /// A threshold a single 8-K passes, and a one-second debounce.
+    fn low() -> RetrievalSettings {
+        RetrievalSettings { hnsw_min_vectors: 10, hnsw_debounce_ms: 1000, ..Default::default() }
+    }
+
+    fn search(lib: &mut Library, query: &str, exact: bool) -> (Vec<String>, SearchPath) {
+        let mut out = vec![];
+        let q = ToWorker::Search { id: 9, query: query.into(), k: 8, modality: None, settings: low(), exact };
+        lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
+        match out.pop() {
+            Some(FromWorker::Hits { hits, index, .. }) => (hits.into_iter().map(|h| h.doc.id).collect(), index),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn state(lib: &Library, m: Modality) -> GraphState {
+        lib.index_status().into_iter().find(|s| s.modality == m).map(|s| s.graph).unwrap_or(GraphState::Exact)
+    }
+
+    /// What the builder worker does with a job.
+    fn run_builder(job: &GraphJob) -> (BuildReport, Vec<u8>) {
+        let blob = graph::build(&job.header(), job.vectors.clone()).expect("builds");
+        (BuildReport { job: job.header(), build_ms: 1.0, error: None }, blob)
+    }
+
+    const Q: &str = "supplemental indenture guarantee of the notes";
+
+    #[test]
+    fn a_background_graph_is_swapped_in_saved_and_loaded_after_a_reload_without_a_rebuild() {
+        let Some(bytes) = amcor() else { return };
+        let mut db = BTreeMap::new();
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let (exact, path) = search(&mut lib, Q, false);
+        assert_eq!(path, SearchPath::Exact, "no graph yet");
+        let text = lib.corpus.slabs().iter().find(|s| s.0 == Modality::Text).map(|s| s.1).unwrap();
+        assert!(text >= 10, "the 8-K has {text} text vectors");
+
+        // Inside the debounce nothing is built; the shell is told when to ask again.
+        let w = lib.graph_jobs(0.0);
+        assert!(w.jobs.is_empty() && !w.cancel_running);
+        assert_eq!(w.wake_in_ms, Some(1000.0));
+        let w = lib.graph_jobs(1000.0);
+        let job = w.jobs.iter().find(|j| j.modality == Modality::Text).expect("a text job").clone();
+        assert_eq!(job.vectors.len(), text * lib.corpus.dims);
+        assert!(lib.graph_jobs(5000.0).jobs.is_empty(), "one build per modality and generation");
+
+        // While it builds, searches are answered exactly.
+        assert_eq!(state(&lib, Modality::Text), GraphState::Building);
+        assert_eq!(search(&mut lib, Q, false), (exact.clone(), SearchPath::Exact));
+
+        for job in &w.jobs {
+            let (report, blob) = run_builder(job);
+            assert!(matches!(lib.graph_built(report, Some(&blob)), GraphState::Built { .. }));
+        }
+        assert!(matches!(state(&lib, Modality::Text), GraphState::Built { .. }));
+        let (approx, path) = search(&mut lib, Q, false);
+        assert_eq!(path, SearchPath::Hnsw);
+        assert_eq!(approx, exact, "the same pool and blend: the same answer on a small corpus");
+        assert_eq!(search(&mut lib, Q, true), (exact.clone(), SearchPath::Exact), "exact on request");
+        apply(&mut db, &mut lib);
+        assert!(db.contains_key("graph:text"), "saved: {:?}", db.keys().collect::<Vec<_>>());
+
+        // Reload: the graph is read back, not built again.
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        assert_eq!((sources.len(), notice), (1, None));
+        assert_eq!(state(&lib, Modality::Text), GraphState::Loaded);
+        assert_eq!(search(&mut lib, Q, false), (exact.clone(), SearchPath::Hnsw));
+        let w = lib.graph_jobs(0.0);
+        assert!(w.jobs.iter().all(|j| j.modality != Modality::Text), "no rebuild of the loaded graph");
+        assert!(lib.take_store_ops().iter().all(|op| !matches!(op, StoreOp::Delete { key } if key == "graph:text")));
+
+        // Removing the document removes its graph from the store too.
+        lib.handle(ToWorker::Remove { id: 5, source: "a.pdf".into() }, None, &|| 0.0, &mut |_| {});
+        lib.graph_jobs(10.0);
+        apply(&mut db, &mut lib);
+        assert!(db.is_empty(), "{:?}", db.keys().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_build_for_documents_that_changed_meanwhile_is_discarded_and_the_builder_stopped() {
+        let Some(bytes) = amcor() else { return };
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        search(&mut lib, Q, false);
+        lib.graph_jobs(0.0);
+        let w = lib.graph_jobs(1000.0);
+        assert!(!w.jobs.is_empty());
+        // A second file arrives while the graph builds: the running build is stale.
+        lib.handle(ToWorker::Ingest { id: 2, name: "b.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let after = lib.graph_jobs(1500.0);
+        assert!(after.cancel_running && after.jobs.is_empty(), "stop the builder, debounce again");
+        for job in &w.jobs {
+            let (report, blob) = run_builder(job);
+            lib.graph_built(report, Some(&blob));
+        }
+        assert_eq!(search(&mut lib, Q, false).1, SearchPath::Exact, "the stale graph was not installed");
+        assert_eq!(state(&lib, Modality::Text), GraphState::Exact);
+        let again = lib.graph_jobs(2500.0);
+        assert!(again.jobs.iter().any(|j| j.modality == Modality::Text && j.generation == lib.corpus.generation()));
+    }
+
+    #[test]
+    fn a_dead_builder_leaves_exact_search_and_a_damaged_stored_graph_is_dropped_and_rebuilt() {
+        let Some(bytes) = amcor() else { return };
+        let mut db = BTreeMap::new();
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let (exact, _) = search(&mut lib, Q, false);
+        lib.graph_jobs(0.0);
+        let w = lib.graph_jobs(1000.0);
+        lib.builder_lost("the index builder stopped: out of memory");
+        assert!(matches!(state(&lib, Modality::Text), GraphState::Failed { error } if error.contains("out of memory")));
+        assert_eq!(search(&mut lib, Q, false), (exact.clone(), SearchPath::Exact));
+        assert!(lib.graph_jobs(9000.0).jobs.is_empty(), "not retried in a loop for the same documents");
+
+        // A builder error reported as such is the same.
+        let mut report = run_builder(&w.jobs[0]).0;
+        report.error = Some("a vector holds a non-finite number".into());
+        assert!(matches!(lib.graph_built(report, None), GraphState::Failed { .. }));
+
+        // A stored graph that no longer reads is deleted at restore and built again.
+        apply(&mut db, &mut lib);
+        let (report, mut blob) = run_builder(&w.jobs[0]);
+        let mid = blob.len() / 2;
+        blob[mid] ^= 0xff;
+        db.insert(store::graph_key(report.job.modality), blob);
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        assert_eq!((sources.len(), notice), (1, None), "a cache: no notice");
+        assert!(lib.take_store_ops().contains(&StoreOp::Delete { key: store::graph_key(report.job.modality) }));
+        assert_eq!(search(&mut lib, Q, false), (exact, SearchPath::Exact));
+        assert!(!lib.graph_jobs(0.0).jobs.is_empty(), "built again (restore needs no debounce)");
+    }
 }
