@@ -159,7 +159,8 @@ fn main() {
 }
 
 /// Builder mode: `[JobHeader json, Float32Array vectors]` in, `[BuildReport json, Uint8Array
-/// graph blob]` out, one job at a time. Nothing else: no store, no library.
+/// graph blob]` out, one job at a time. Nothing else: no store, no library. It says `"ready"` once
+/// it listens: a message posted while its wasm still loads would be lost.
 fn run_builder(scope: DedicatedWorkerGlobalScope) {
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
@@ -180,7 +181,10 @@ fn run_builder(scope: DedicatedWorkerGlobalScope) {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    let _ = scope.post_message(&JsValue::from_str(BUILDER_READY));
 }
+
+const BUILDER_READY: &str = "ready";
 
 /// The search worker's state: the library, its store, and the builder worker when one runs.
 struct Shell {
@@ -188,6 +192,8 @@ struct Shell {
     library: RefCell<Library>,
     db: Option<Db>,
     builder: RefCell<Option<Worker>>,
+    /// Jobs (message parts, transfer list) waiting for the builder's `"ready"`; `None` once ready.
+    builder_queue: RefCell<Option<Vec<(js_sys::Array, js_sys::Array)>>>,
     /// A wake-up is pending (setTimeout), so `tick` does not stack them.
     wake_pending: Cell<bool>,
 }
@@ -198,9 +204,7 @@ struct Shell {
 fn tick(shell: &Rc<Shell>) {
     let work = shell.library.borrow_mut().graph_jobs(now_ms());
     if work.cancel_running {
-        if let Some(w) = shell.builder.borrow_mut().take() {
-            w.terminate();
-        }
+        stop_builder(shell);
     }
     for job in work.jobs {
         if let Err(e) = send_job(shell, &job) {
@@ -219,16 +223,29 @@ fn tick(shell: &Rc<Shell>) {
     }
 }
 
+fn stop_builder(shell: &Shell) {
+    if let Some(w) = shell.builder.borrow_mut().take() {
+        w.terminate();
+    }
+    *shell.builder_queue.borrow_mut() = Some(vec![]);
+}
+
 fn send_job(shell: &Rc<Shell>, job: &GraphJob) -> Result<(), String> {
     if shell.builder.borrow().is_none() {
+        *shell.builder_queue.borrow_mut() = Some(vec![]);
         *shell.builder.borrow_mut() = Some(start_builder(shell)?);
     }
     let json = serde_json::to_string(&job.header()).map_err(|e| e.to_string())?;
     let vectors = js_sys::Float32Array::from(job.vectors.as_slice());
     let parts = js_sys::Array::of2(&JsValue::from_str(&json), &vectors);
+    let transfer = js_sys::Array::of1(&vectors.buffer());
+    if let Some(queue) = shell.builder_queue.borrow_mut().as_mut() {
+        queue.push((parts, transfer));
+        return Ok(());
+    }
     let b = shell.builder.borrow();
     let w = b.as_ref().ok_or("no index builder")?;
-    w.post_message_with_transfer(&parts, &js_sys::Array::of1(&vectors.buffer())).map_err(|e| format!("could not reach the index builder: {e:?}"))
+    w.post_message_with_transfer(&parts, &transfer).map_err(|e| format!("could not reach the index builder: {e:?}"))
 }
 
 fn start_builder(shell: &Rc<Shell>) -> Result<Worker, String> {
@@ -239,7 +256,20 @@ fn start_builder(shell: &Rc<Shell>) -> Result<Worker, String> {
     let w = Worker::new_with_options("./worker_loader.js", &opts).map_err(|e| format!("could not start the index builder: {e:?}"))?;
     let s = shell.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let parts: js_sys::Array = ev.data().unchecked_into();
+        let data = ev.data();
+        if data.as_string().as_deref() == Some(BUILDER_READY) {
+            let queued = s.builder_queue.borrow_mut().take().unwrap_or_default();
+            if let Some(w) = s.builder.borrow().as_ref() {
+                for (parts, transfer) in &queued {
+                    let _ = w.post_message_with_transfer(parts, transfer);
+                }
+            }
+            return;
+        }
+        if !data.is_array() {
+            return;
+        }
+        let parts: js_sys::Array = data.unchecked_into();
         let Ok(report) = serde_json::from_str::<BuildReport>(&parts.get(0).as_string().unwrap_or_default()) else {
             s.library.borrow_mut().builder_lost("the index builder sent an unreadable answer");
             return;
@@ -253,9 +283,7 @@ fn start_builder(shell: &Rc<Shell>) -> Result<Worker, String> {
     let s = shell.clone();
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
         ev.prevent_default();
-        if let Some(w) = s.builder.borrow_mut().take() {
-            w.terminate();
-        }
+        stop_builder(&s);
         s.library.borrow_mut().builder_lost(&format!("the index builder stopped: {}", ev.message()));
         tick(&s);
     });
@@ -270,7 +298,7 @@ async fn start() {
     let (db, entries, mut notice) = idb::open_or_reset(DB_NAME).await;
     let (sources, restore_notice) = library.restore(entries);
     notice = notice.or(restore_notice);
-    let shell = Rc::new(Shell { scope: scope.clone(), library: RefCell::new(library), db, builder: RefCell::new(None), wake_pending: Cell::new(false) });
+    let shell = Rc::new(Shell { scope: scope.clone(), library: RefCell::new(library), db, builder: RefCell::new(None), builder_queue: RefCell::new(None), wake_pending: Cell::new(false) });
     persist_then_reply(&shell.library, &shell.db, &scope, vec![]);
     let (runs_db, _, runs_notice) = idb::open_or_reset_empty(RUNS_DB).await;
     let runs = Rc::new(RefCell::new(Runs { db: runs_db, notice: runs_notice, list: None }));

@@ -2,10 +2,11 @@
 //! (so the modality filter is free and an exact scan is a straight loop), an optional HNSW graph per
 //! modality, and a compact, checksummed binary form for persistence.
 //!
-//! Exact scan is the default and always available; `build_hnsw` is explicit because building costs
-//! tens of seconds at 5,000 vectors (PDF_NOTES.md) and one filing is far below the ≈ 2,000-vector
-//! crossover — the shell decides when (in the background) and queries switch to the graph once it is
-//! there. Any change to the documents drops the graphs (instant-distance has no incremental insert).
+//! Exact scan is the default and always available. A graph costs tens of seconds to build at
+//! 5,000 vectors (PDF_NOTES.md), so in the browser it is built in another worker from a
+//! `graph_job` and swapped in with `install_graph` (`graph.rs`); the CLI may `build_hnsw` in place.
+//! Any change to the documents drops the graphs and bumps `generation` (instant-distance has no
+//! incremental insert); a graph blob is accepted only for a slab with its `fingerprint`.
 //!
 //! Vectors are stored as f16 in the blob and rounded to f16 when added, so a corpus answers the same
 //! before and after a save/load round trip.
