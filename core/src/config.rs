@@ -248,7 +248,7 @@ impl Default for RetrievalSettings {
             dense_weight: 0.65,
             lexical_weight: 0.35,
             preview_chars: 300,
-            hnsw_min_vectors: 2000,
+            hnsw_min_vectors: 20_000,
             hnsw_debounce_ms: 2000,
             max_hits_per_page: 2,
         }
