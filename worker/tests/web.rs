@@ -179,8 +179,15 @@ fn the_simd128_distance_equals_the_portable_one() {
 // the real IndexedDB after a reload instead of being built again. The nested worker itself and its
 // messages are exercised end to end in tests/e2e/hnsw.test.mjs.
 
-const JNJ: &[u8] = include_bytes!("../../../shared/corpus/financebench/pdfs/JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf");
-const JNJ_NAME: &str = "JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf";
+async fn yield_now() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let global = js_sys::global();
+        if let Ok(set_timeout) = js_sys::Reflect::get(&global, &"setTimeout".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+            let _ = set_timeout.call2(&global, &resolve, &wasm_bindgen::JsValue::from(0));
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
 const QUESTIONS: &[&str] = &[
     "What were the cash proceeds from the separation of Kenvue?",
     "Which notes are guaranteed under the supplemental indenture?",
@@ -209,11 +216,11 @@ async fn a_graph_built_like_the_builder_does_matches_the_exact_scan_and_is_loade
     idb::delete_database(name).await.expect("delete");
     let (mut lib, db, _, _) = reload(name).await;
     let s = Settings::paper();
-    for (file, bytes) in [(AMCOR_NAME, AMCOR), (JNJ_NAME, JNJ)] {
+    for (file, bytes) in [(AMCOR_NAME, AMCOR)] {
         let r = send(&mut lib, ToWorker::Ingest { id: 1, name: file.into(), settings: s.ingest.clone() }, Some(bytes));
         assert!(matches!(r.last(), Some(FromWorker::Ingested { .. })), "{:?}", r.last());
     }
-    // A threshold both 8-Ks together pass; no debounce.
+    // A threshold the 8-K passes; no debounce.
     let low = clair_core::config::RetrievalSettings { hnsw_min_vectors: 20, hnsw_debounce_ms: 0, ..s.retrieval.clone() };
     let exact: Vec<Vec<String>> = QUESTIONS.iter().map(|q| hits(&mut lib, q, &low, false)).map(|(ids, path)| {
         assert_eq!(path, SearchPath::Exact);
@@ -224,6 +231,8 @@ async fn a_graph_built_like_the_builder_does_matches_the_exact_scan_and_is_loade
     assert!(work.jobs.iter().any(|j| j.modality == Modality::Text), "{:?}", lib.index_status());
     assert_eq!(hits(&mut lib, QUESTIONS[0], &low, false), (exact[0].clone(), SearchPath::Exact), "exact while building");
     for job in &work.jobs {
+        // The unoptimised build is slow: let the runner's WebDriver polls through between jobs.
+        yield_now().await;
         let t0 = now();
         let blob = graph::build(&job.header(), job.vectors.clone()).expect("the graph builds in wasm");
         let state = lib.graph_built(BuildReport { job: job.header(), build_ms: now() - t0, error: None }, Some(&blob));
@@ -245,7 +254,7 @@ async fn a_graph_built_like_the_builder_does_matches_the_exact_scan_and_is_loade
 
     // Reload: loaded from IndexedDB, not built again, answering the same.
     let (mut lib, db, sources, notice) = reload(name).await;
-    assert_eq!((sources.len(), notice), (2, None));
+    assert_eq!((sources.len(), notice), (1, None));
     let built: Vec<Modality> = work.jobs.iter().map(|j| j.modality).collect();
     for st in lib.index_status().iter().filter(|st| built.contains(&st.modality)) {
         assert_eq!(st.graph, GraphState::Loaded, "{:?}", st.modality);
