@@ -91,7 +91,7 @@ pub struct WorkerSearch {
 impl Search for WorkerSearch {
     async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         let id = worker::next_id();
-        let msg = ToWorker::Search { id, query: query.to_string(), k, modality, settings: self.settings.clone() };
+        let msg = ToWorker::Search { id, query: query.to_string(), k, modality, settings: self.settings.clone(), exact: false };
         match worker::request(msg, None).await {
             FromWorker::Hits { hits, .. } => Ok(hits),
             FromWorker::Failed { error, .. } => Err(error),

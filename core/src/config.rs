@@ -224,9 +224,12 @@ pub struct RetrievalSettings {
     pub lexical_weight: f64,
     /// Characters of each planner-preview document shown to the planner.
     pub preview_chars: usize,
-    /// Vector count at which the worker starts building an HNSW graph in the background
-    /// (PDF_NOTES.md: crossover ≈ 2,000 vectors).
+    /// Vectors in one modality at which the worker builds an HNSW graph for it in a background
+    /// worker (queries are answered exactly until it is swapped in); 0 = never. The default is
+    /// where the exact scan's p99 in the browser would pass ≈ 15 ms (docs/retrieval-bench.md).
     pub hnsw_min_vectors: usize,
+    /// Milliseconds without a document added or removed before a graph is (re)built.
+    pub hnsw_debounce_ms: u64,
     /// At most this many hits from one page in a result list; the next-best documents of the
     /// blended pool fill the freed places (the pool stays pool_factor · k). 0 = no cap, the
     /// reference's behaviour. Not in the paper: one statement page yields a table document plus one
@@ -245,7 +248,8 @@ impl Default for RetrievalSettings {
             dense_weight: 0.65,
             lexical_weight: 0.35,
             preview_chars: 300,
-            hnsw_min_vectors: 2000,
+            hnsw_min_vectors: 20_000,
+            hnsw_debounce_ms: 2000,
             max_hits_per_page: 2,
         }
     }

@@ -5,15 +5,24 @@
 //! Persistence (issue: corpus persists across reloads): every ingest and removal queues a
 //! `StoreOp` (`take_store_ops`) that the worker applies to IndexedDB, and `restore` rebuilds the
 //! library from the stored entries at startup. What is kept and how it is checked is `store.rs`.
+//!
+//! HNSW in the background (issue 4): after each message the shell asks `graph_jobs` which
+//! modalities need a graph (`retrieve::graph::Schedule`: threshold, debounce, one build per corpus
+//! generation), ships them to a builder worker, and hands the answers to `graph_built` (or
+//! `builder_lost`). Until a graph is swapped in, and whenever a build fails, that modality is
+//! searched exactly. A built graph is queued for the store as `graph:<modality>` and read back by
+//! `restore`, so a reload does not build it again; any change to the documents drops the graphs
+//! and their stored copies.
 
-use crate::config::IngestSettings;
+use crate::config::{IngestSettings, Modality, RetrievalSettings};
 use crate::ingest::vision::{self, PageVision, VisionCache};
 use crate::ingest::Extracted;
-use crate::protocol::{FromWorker, SourceInfo, ToWorker};
+use crate::protocol::{FromWorker, SlabIndex, SourceInfo, ToWorker};
+use crate::retrieve::graph::{BuildReport, GraphError, GraphJob, GraphState, Schedule};
 use crate::retrieve::embed::{embedding_inputs, Embedder, OfflineEmbedder};
 use crate::store::{self, StoreOp, StoredFile};
 use crate::retrieve::index::Corpus;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub struct Library {
     pub corpus: Corpus,
@@ -37,6 +46,24 @@ pub struct Library {
     extracted: BTreeMap<String, Extracted>,
     /// source → the vision answers stored with the file.
     vision: BTreeMap<String, VisionCache>,
+    /// Which graphs to build, and how far each got, for the current corpus generation.
+    graphs: Schedule,
+    /// Modalities whose graph is in the store (`store::graph_key`).
+    stored_graphs: BTreeSet<Modality>,
+    /// The settings of the last search: the app's threshold and debounce for building graphs.
+    retrieval: RetrievalSettings,
+}
+
+/// What the shell should do for the background index after a message.
+#[derive(Debug, Default)]
+pub struct GraphWork {
+    /// Send these to the builder worker.
+    pub jobs: Vec<GraphJob>,
+    /// The documents changed while a build was running: its result will be stale, so stop the
+    /// builder rather than let it finish.
+    pub cancel_running: bool,
+    /// Ask again after this many milliseconds (a build waits for the corpus to be quiet).
+    pub wake_in_ms: Option<f64>,
 }
 
 impl Default for Library {
@@ -61,6 +88,9 @@ impl Library {
             rendering: None,
             extracted: BTreeMap::new(),
             vision: BTreeMap::new(),
+            graphs: Schedule::default(),
+            stored_graphs: BTreeSet::new(),
+            retrieval: RetrievalSettings::default(),
         }
     }
 
@@ -74,6 +104,7 @@ impl Library {
     /// embedder are embedded again from their stored documents (no re-parse) and written back.
     /// Returns the restored documents and, when something was dropped, a one-line notice.
     pub fn restore(&mut self, entries: Vec<(String, Vec<u8>)>) -> (Vec<SourceInfo>, Option<String>) {
+        let (graphs, entries): (Vec<_>, Vec<_>) = entries.into_iter().partition(|(k, _)| k.starts_with(store::GRAPH_PREFIX));
         let plan = store::plan_restore(entries, &self.corpus.embedder);
         self.store_ops.extend(plan.discard.into_iter().map(|key| StoreOp::Delete { key }));
         let mut notice = plan.notice;
@@ -88,7 +119,74 @@ impl Library {
             f.embedder = self.corpus.embedder.clone();
             self.install(f, true, &mut notice);
         }
+        // Graphs last, over the restored slabs: one built for other documents, or damaged, is
+        // deleted and built again in the background (a cache, so no notice).
+        self.graphs.adopt(self.corpus.generation());
+        for (key, blob) in graphs {
+            match store::graph_modality(&key).map(|m| (m, self.corpus.install_graph(m, &blob))) {
+                Some((m, Ok(()))) => {
+                    self.graphs.set(m, GraphState::Loaded);
+                    self.stored_graphs.insert(m);
+                }
+                _ => self.store_ops.push(StoreOp::Delete { key }),
+            }
+        }
         (self.sources(), notice)
+    }
+
+    /// After every message (and on the wake-up it asks for): which graphs to build now. A change
+    /// to the documents since the last call drops the stored graphs and restarts the debounce.
+    pub fn graph_jobs(&mut self, now_ms: f64) -> GraphWork {
+        let running = !self.graphs.building().is_empty();
+        let mut work = GraphWork::default();
+        if self.graphs.observe(self.corpus.generation(), now_ms) {
+            work.cancel_running = running;
+            for m in std::mem::take(&mut self.stored_graphs) {
+                self.store_ops.push(StoreOp::Delete { key: store::graph_key(m) });
+            }
+        }
+        let slabs = self.corpus.slabs();
+        let (min, debounce) = (self.retrieval.hnsw_min_vectors, self.retrieval.hnsw_debounce_ms as f64);
+        work.jobs = self.graphs.due(&slabs, min, debounce, now_ms).into_iter().filter_map(|m| self.corpus.graph_job(m)).collect();
+        work.wake_in_ms = self.graphs.wait_ms(&slabs, min, debounce, now_ms);
+        work
+    }
+
+    /// The builder's answer. A graph for the current documents is swapped in (queries of that
+    /// modality use it from the next search) and queued for the store; a stale one is dropped; a
+    /// failure leaves the modality on the exact scan until the documents change. Returns the state.
+    pub fn graph_built(&mut self, report: BuildReport, blob: Option<&[u8]>) -> GraphState {
+        let m = report.job.modality;
+        if report.job.generation != self.corpus.generation() || self.graphs.generation() != report.job.generation {
+            return self.graphs.state(m);
+        }
+        let state = match (report.error, blob) {
+            (Some(error), _) => GraphState::Failed { error },
+            (None, None) => GraphState::Failed { error: "the builder sent no graph".into() },
+            (None, Some(blob)) => match self.corpus.install_graph(m, blob) {
+                Ok(()) => {
+                    self.store_ops.push(StoreOp::Put { key: store::graph_key(m), bytes: blob.to_vec() });
+                    self.stored_graphs.insert(m);
+                    GraphState::Built { build_ms: report.build_ms }
+                }
+                Err(e @ (GraphError::Stale | GraphError::Damaged(_))) => GraphState::Failed { error: e.to_string() },
+            },
+        };
+        self.graphs.set(m, state.clone());
+        state
+    }
+
+    /// The builder worker died (or was stopped): what it was building is served exactly until the
+    /// documents change.
+    pub fn builder_lost(&mut self, why: &str) {
+        for m in self.graphs.building() {
+            self.graphs.set(m, GraphState::Failed { error: why.to_string() });
+        }
+    }
+
+    /// Per modality: vectors and graph state.
+    pub fn index_status(&self) -> Vec<SlabIndex> {
+        self.corpus.slabs().into_iter().map(|(modality, vectors, _)| SlabIndex { modality, vectors, graph: self.graphs.state(modality) }).collect()
     }
 
     fn install(&mut self, f: StoredFile, write_back: bool, notice: &mut Option<String>) {
@@ -314,11 +412,13 @@ impl Library {
                     Err(error) => FromWorker::Failed { id, error },
                 });
             }
-            ToWorker::Search { id, query, k, modality, settings } => {
+            ToWorker::Search { id, query, k, modality, settings, exact } => {
                 let q = self.embedder.embed_query(&query, self.corpus.term_stats(&self.embedder));
-                let hits = self.corpus.search(&q, &query, k, modality, &settings);
-                emit(FromWorker::Hits { id, hits });
+                let (hits, index) = self.corpus.search_traced(&q, &query, k, modality, &settings, !exact);
+                self.retrieval = settings;
+                emit(FromWorker::Hits { id, hits, index });
             }
+            ToWorker::Index { id } => emit(FromWorker::Index { id, generation: self.corpus.generation(), slabs: self.index_status() }),
             ToWorker::Remove { id, source } => {
                 self.corpus.remove_source(&source);
                 self.pages.remove(&source);
@@ -453,7 +553,7 @@ mod tests {
         apply(&mut db, &mut lib);
         assert_eq!((sources.len(), notice, db.len(), lib.parsed), (1, None, 1, 0));
         let mut out = vec![];
-        let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default() };
+        let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false };
         lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
         assert!(matches!(&out[0], FromWorker::Hits { hits, .. } if !hits.is_empty() && hits[0].doc.source == name));
         lib.handle(ToWorker::RenderPage { id: 3, source: name.clone(), page: 1, scale: 0.5 }, None, &|| 0.0, &mut |m| out.push(m));
@@ -528,7 +628,7 @@ mod tests {
         apply(&mut db, &mut lib);
         let search = |lib: &mut Library| {
             let mut out = vec![];
-            let q = ToWorker::Search { id: 4, query: "net sales trend".into(), k: 3, modality: Some(Modality::Chart), settings: Default::default() };
+            let q = ToWorker::Search { id: 4, query: "net sales trend".into(), k: 3, modality: Some(Modality::Chart), settings: Default::default(), exact: false };
             lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
             match out.pop() {
                 Some(FromWorker::Hits { hits, .. }) => hits,
@@ -597,7 +697,7 @@ mod tests {
         fresh.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
         let top = |lib: &mut Library| {
             let mut out = vec![];
-            let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default() };
+            let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false };
             lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
             match out.pop() {
                 Some(FromWorker::Hits { hits, .. }) => hits.into_iter().map(|h| h.doc.id).collect::<Vec<_>>(),
@@ -607,5 +707,147 @@ mod tests {
         let restored = top(&mut lib);
         assert!(!restored.is_empty());
         assert_eq!(restored, top(&mut fresh));
+    }
+
+    // HNSW in the background (issue 4). The builder worker's part is `graph::build`, called here
+    // directly; the message passing around it is the worker shell's (tests/e2e/hnsw.test.mjs).
+
+    use crate::retrieve::graph;
+    use crate::retrieve::index::SearchPath;
+
+    /// A threshold a single 8-K passes, and a one-second debounce.
+    fn low() -> RetrievalSettings {
+        RetrievalSettings { hnsw_min_vectors: 10, hnsw_debounce_ms: 1000, ..Default::default() }
+    }
+
+    fn search(lib: &mut Library, query: &str, exact: bool) -> (Vec<String>, SearchPath) {
+        let mut out = vec![];
+        let q = ToWorker::Search { id: 9, query: query.into(), k: 8, modality: None, settings: low(), exact };
+        lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
+        match out.pop() {
+            Some(FromWorker::Hits { hits, index, .. }) => (hits.into_iter().map(|h| h.doc.id).collect(), index),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn state(lib: &Library, m: Modality) -> GraphState {
+        lib.index_status().into_iter().find(|s| s.modality == m).map(|s| s.graph).unwrap_or(GraphState::Exact)
+    }
+
+    /// What the builder worker does with a job.
+    fn run_builder(job: &GraphJob) -> (BuildReport, Vec<u8>) {
+        let blob = graph::build(&job.header(), job.vectors.clone()).expect("builds");
+        (BuildReport { job: job.header(), build_ms: 1.0, error: None }, blob)
+    }
+
+    const Q: &str = "supplemental indenture guarantee of the notes";
+
+    #[test]
+    fn a_background_graph_is_swapped_in_saved_and_loaded_after_a_reload_without_a_rebuild() {
+        let Some(bytes) = amcor() else { return };
+        let mut db = BTreeMap::new();
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let (exact, path) = search(&mut lib, Q, false);
+        assert_eq!(path, SearchPath::Exact, "no graph yet");
+        let text = lib.corpus.slabs().iter().find(|s| s.0 == Modality::Text).map(|s| s.1).unwrap();
+        assert!(text >= 10, "the 8-K has {text} text vectors");
+
+        // Inside the debounce nothing is built; the shell is told when to ask again.
+        let w = lib.graph_jobs(0.0);
+        assert!(w.jobs.is_empty() && !w.cancel_running);
+        assert_eq!(w.wake_in_ms, Some(1000.0));
+        let w = lib.graph_jobs(1000.0);
+        let job = w.jobs.iter().find(|j| j.modality == Modality::Text).expect("a text job").clone();
+        assert_eq!(job.vectors.len(), text * lib.corpus.dims);
+        assert!(lib.graph_jobs(5000.0).jobs.is_empty(), "one build per modality and generation");
+
+        // While it builds, searches are answered exactly.
+        assert_eq!(state(&lib, Modality::Text), GraphState::Building);
+        assert_eq!(search(&mut lib, Q, false), (exact.clone(), SearchPath::Exact));
+
+        for job in &w.jobs {
+            let (report, blob) = run_builder(job);
+            assert!(matches!(lib.graph_built(report, Some(&blob)), GraphState::Built { .. }));
+        }
+        assert!(matches!(state(&lib, Modality::Text), GraphState::Built { .. }));
+        let (approx, path) = search(&mut lib, Q, false);
+        assert_eq!(path, SearchPath::Hnsw);
+        assert_eq!(approx, exact, "the same pool and blend: the same answer on a small corpus");
+        assert_eq!(search(&mut lib, Q, true), (exact.clone(), SearchPath::Exact), "exact on request");
+        apply(&mut db, &mut lib);
+        assert!(db.contains_key("graph:text"), "saved: {:?}", db.keys().collect::<Vec<_>>());
+
+        // Reload: the graph is read back, not built again.
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        assert_eq!((sources.len(), notice), (1, None));
+        assert_eq!(state(&lib, Modality::Text), GraphState::Loaded);
+        assert_eq!(search(&mut lib, Q, false), (exact.clone(), SearchPath::Hnsw));
+        let w = lib.graph_jobs(0.0);
+        assert!(w.jobs.iter().all(|j| j.modality != Modality::Text), "no rebuild of the loaded graph");
+        assert!(lib.take_store_ops().iter().all(|op| !matches!(op, StoreOp::Delete { key } if key == "graph:text")));
+
+        // Removing the document removes its graph from the store too.
+        lib.handle(ToWorker::Remove { id: 5, source: "a.pdf".into() }, None, &|| 0.0, &mut |_| {});
+        lib.graph_jobs(10.0);
+        apply(&mut db, &mut lib);
+        assert!(db.is_empty(), "{:?}", db.keys().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_build_for_documents_that_changed_meanwhile_is_discarded_and_the_builder_stopped() {
+        let Some(bytes) = amcor() else { return };
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        search(&mut lib, Q, false);
+        lib.graph_jobs(0.0);
+        let w = lib.graph_jobs(1000.0);
+        assert!(!w.jobs.is_empty());
+        // A second file arrives while the graph builds: the running build is stale.
+        lib.handle(ToWorker::Ingest { id: 2, name: "b.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let after = lib.graph_jobs(1500.0);
+        assert!(after.cancel_running && after.jobs.is_empty(), "stop the builder, debounce again");
+        for job in &w.jobs {
+            let (report, blob) = run_builder(job);
+            lib.graph_built(report, Some(&blob));
+        }
+        assert_eq!(search(&mut lib, Q, false).1, SearchPath::Exact, "the stale graph was not installed");
+        assert_eq!(state(&lib, Modality::Text), GraphState::Exact);
+        let again = lib.graph_jobs(2500.0);
+        assert!(again.jobs.iter().any(|j| j.modality == Modality::Text && j.generation == lib.corpus.generation()));
+    }
+
+    #[test]
+    fn a_dead_builder_leaves_exact_search_and_a_damaged_stored_graph_is_dropped_and_rebuilt() {
+        let Some(bytes) = amcor() else { return };
+        let mut db = BTreeMap::new();
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let (exact, _) = search(&mut lib, Q, false);
+        lib.graph_jobs(0.0);
+        let w = lib.graph_jobs(1000.0);
+        lib.builder_lost("the index builder stopped: out of memory");
+        assert!(matches!(state(&lib, Modality::Text), GraphState::Failed { error } if error.contains("out of memory")));
+        assert_eq!(search(&mut lib, Q, false), (exact.clone(), SearchPath::Exact));
+        assert!(lib.graph_jobs(9000.0).jobs.is_empty(), "not retried in a loop for the same documents");
+
+        // A builder error reported as such is the same.
+        let mut report = run_builder(&w.jobs[0]).0;
+        report.error = Some("a vector holds a non-finite number".into());
+        assert!(matches!(lib.graph_built(report, None), GraphState::Failed { .. }));
+
+        // A stored graph that no longer reads is deleted at restore and built again.
+        apply(&mut db, &mut lib);
+        let (report, mut blob) = run_builder(&w.jobs[0]);
+        let mid = blob.len() / 2;
+        blob[mid] ^= 0xff;
+        db.insert(store::graph_key(report.job.modality), blob);
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        assert_eq!((sources.len(), notice), (1, None), "a cache: no notice");
+        assert!(lib.take_store_ops().contains(&StoreOp::Delete { key: store::graph_key(report.job.modality) }));
+        assert_eq!(search(&mut lib, Q, false), (exact, SearchPath::Exact));
+        assert!(!lib.graph_jobs(0.0).jobs.is_empty(), "built again (restore needs no debounce)");
     }
 }

@@ -6,6 +6,8 @@ use crate::config::{IngestSettings, Modality, RetrievalSettings};
 use crate::corpus::{BBox, Hit};
 use crate::ingest::vision::{PageVision, SignalCounts, VisionCache};
 use crate::ingest::Extracted;
+use crate::retrieve::graph::GraphState;
+use crate::retrieve::index::SearchPath;
 use serde::{Deserialize, Serialize};
 
 /// App → worker.
@@ -14,8 +16,19 @@ use serde::{Deserialize, Serialize};
 pub enum ToWorker {
     /// Parse, chunk and index a PDF whose bytes accompany the message.
     Ingest { id: u64, name: String, settings: IngestSettings },
-    /// Top-k documents for a query.
-    Search { id: u64, query: String, k: usize, modality: Option<Modality>, settings: RetrievalSettings },
+    /// Top-k documents for a query. `exact` skips the HNSW graphs (to measure their recall); the
+    /// settings' `hnsw_min_vectors` and `hnsw_debounce_ms` also steer the background builds.
+    Search {
+        id: u64,
+        query: String,
+        k: usize,
+        modality: Option<Modality>,
+        settings: RetrievalSettings,
+        #[serde(default)]
+        exact: bool,
+    },
+    /// The index per modality: vectors, and whether a graph is building, built or loaded.
+    Index { id: u64 },
     /// Drop a document from the corpus.
     Remove { id: u64, source: String },
     /// List what the corpus holds.
@@ -48,6 +61,7 @@ impl ToWorker {
         match self {
             ToWorker::Ingest { id, .. }
             | ToWorker::Search { id, .. }
+            | ToWorker::Index { id }
             | ToWorker::Remove { id, .. }
             | ToWorker::List { id }
             | ToWorker::PageText { id, .. }
@@ -82,6 +96,14 @@ pub struct SourceInfo {
     pub ingest_ms: f64,
 }
 
+/// One modality's part of the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlabIndex {
+    pub modality: Modality,
+    pub vectors: usize,
+    pub graph: GraphState,
+}
+
 /// Worker → app.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -101,7 +123,14 @@ pub enum FromWorker {
     Restored { sources: Vec<SourceInfo>, notice: Option<String> },
     /// Something the user should know that answers no request (e.g. the store could not be written).
     Notice { message: String },
-    Hits { id: u64, hits: Vec<Hit> },
+    /// `index`: whether the exact scan or an HNSW graph produced the candidate pool.
+    Hits {
+        id: u64,
+        hits: Vec<Hit>,
+        #[serde(default)]
+        index: SearchPath,
+    },
+    Index { id: u64, generation: u64, slabs: Vec<SlabIndex> },
     Sources { id: u64, sources: Vec<SourceInfo> },
     PageText { id: u64, source: String, page: u32, text: String },
     /// A rendered page. The PNG travels beside the JSON as a transferable `Uint8Array` (like PDF
@@ -140,6 +169,7 @@ impl FromWorker {
             FromWorker::Progress { id, .. }
             | FromWorker::Ingested { id, .. }
             | FromWorker::Hits { id, .. }
+            | FromWorker::Index { id, .. }
             | FromWorker::Sources { id, .. }
             | FromWorker::PageText { id, .. }
             | FromWorker::PageImage { id, .. }
@@ -156,10 +186,13 @@ mod tests {
     use super::*;
     #[test]
     fn messages_round_trip_as_tagged_json() {
-        let m = ToWorker::Search { id: 7, query: "net sales".into(), k: 8, modality: Some(Modality::Table), settings: Default::default() };
+        let m = ToWorker::Search { id: 7, query: "net sales".into(), k: 8, modality: Some(Modality::Table), settings: Default::default(), exact: false };
         let s = serde_json::to_string(&m).unwrap();
         assert!(s.contains(r#""kind":"search""#));
         assert_eq!(serde_json::from_str::<ToWorker>(&s).unwrap(), m);
+        // An app that does not know `exact` still searches (the graphs, when there are any).
+        let old = s.replace(r#","exact":false"#, "");
+        assert_eq!(serde_json::from_str::<ToWorker>(&old).unwrap(), m);
     }
 
     #[test]

@@ -207,6 +207,20 @@ pub fn cleared_notice(why: &str) -> String {
     format!("The saved library could not be read ({why}) and was cleared: drop your PDFs again.")
 }
 
+/// Key prefix of a modality's HNSW graph in the same object store (`graph:text`): file keys are
+/// 64 hex digits, so the two never meet. The blob carries the fingerprint of the slab it was built
+/// over (`retrieve::graph`), so a graph outlives a reload only with exactly its documents.
+pub const GRAPH_PREFIX: &str = "graph:";
+
+pub fn graph_key(m: crate::config::Modality) -> String {
+    format!("{GRAPH_PREFIX}{}", m.as_str())
+}
+
+/// The modality of a graph key; `None` for file keys and unknown names.
+pub fn graph_modality(key: &str) -> Option<crate::config::Modality> {
+    crate::config::Modality::parse(key.strip_prefix(GRAPH_PREFIX)?)
+}
+
 /// A write the worker must apply to the store, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StoreOp {

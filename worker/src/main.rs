@@ -11,6 +11,14 @@
 //! queues its requests until `Ready`. After every message the library's queued store writes are
 //! applied in order (one transaction each; IndexedDB runs read-write transactions on one store in
 //! creation order) and the message's reply is posted once they have committed.
+//!
+//! HNSW in the background (issue 4): instant-distance's build cannot yield, so this worker never
+//! runs it. It starts a second instance of itself as the *index builder* (same bundle, a nested
+//! module worker named `BUILDER_NAME`; `main` picks the mode by the worker's name), ships it a
+//! modality's vectors when `Library::graph_jobs` says so, and keeps answering searches exactly
+//! until the graph comes back and `Library::graph_built` swaps it in. A builder that dies is
+//! `Library::builder_lost` (exact until the documents change); one working on documents that
+//! changed meanwhile is terminated and a new one started for the next job.
 
 use clair_core::history::{self, RunSummary};
 use clair_core::library::Library;
@@ -18,11 +26,15 @@ use clair_core::store::StoreOp;
 use clair_core::store::DB_NAME;
 use clair_worker::idb::{self, Db};
 use clair_core::protocol::{FromWorker, ToWorker};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+use clair_core::retrieve::graph::{self, BuildReport, GraphJob, JobHeader};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// The nested worker's name: the same bundle started in builder mode.
+const BUILDER_NAME: &str = "clair-index-builder";
 
 fn post(scope: &DedicatedWorkerGlobalScope, msg: &FromWorker) {
     let json = serde_json::to_string(msg).unwrap_or_else(|e| format!(r#"{{"kind":"failed","id":0,"error":"reply not serialisable: {e}"}}"#));
@@ -138,19 +150,160 @@ async fn runs_reply(runs: Rc<RefCell<Runs>>, msg: ToWorker) -> FromWorker {
 }
 
 fn main() {
-    wasm_bindgen_futures::spawn_local(start());
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if scope.name() == BUILDER_NAME {
+        run_builder(scope);
+    } else {
+        wasm_bindgen_futures::spawn_local(start());
+    }
+}
+
+/// Builder mode: `[JobHeader json, Float32Array vectors]` in, `[BuildReport json, Uint8Array
+/// graph blob]` out, one job at a time. Nothing else: no store, no library. It says `"ready"` once
+/// it listens: a message posted while its wasm still loads would be lost.
+fn run_builder(scope: DedicatedWorkerGlobalScope) {
+    let reply_scope = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let parts: js_sys::Array = ev.data().unchecked_into();
+        let header: Result<JobHeader, String> = serde_json::from_str(&parts.get(0).as_string().unwrap_or_default()).map_err(|e| format!("unreadable job: {e}"));
+        let Ok(job) = header else { return };
+        let vectors = parts.get(1).dyn_into::<js_sys::Float32Array>().map(|a| a.to_vec()).unwrap_or_default();
+        let t0 = now_ms();
+        let (blob, error) = match graph::build(&job, vectors) {
+            Ok(b) => (b, None),
+            Err(e) => (vec![], Some(e)),
+        };
+        let report = BuildReport { job, build_ms: now_ms() - t0, error };
+        let json = serde_json::to_string(&report).unwrap_or_default();
+        let bytes = js_sys::Uint8Array::from(blob.as_slice());
+        drop(blob);
+        let _ = reply_scope.post_message_with_transfer(&js_sys::Array::of2(&JsValue::from_str(&json), &bytes), &js_sys::Array::of1(&bytes.buffer()));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let _ = scope.post_message(&JsValue::from_str(BUILDER_READY));
+}
+
+const BUILDER_READY: &str = "ready";
+
+/// The search worker's state: the library, its store, and the builder worker when one runs.
+struct Shell {
+    scope: DedicatedWorkerGlobalScope,
+    library: RefCell<Library>,
+    db: Option<Db>,
+    builder: RefCell<Option<Worker>>,
+    /// Jobs (message parts, transfer list) waiting for the builder's `"ready"`; `None` once ready.
+    builder_queue: RefCell<Option<Vec<(js_sys::Array, js_sys::Array)>>>,
+    /// A wake-up is pending (setTimeout), so `tick` does not stack them.
+    wake_pending: Cell<bool>,
+}
+
+/// After every message, a builder answer and a wake-up: start the graph builds that are due,
+/// stop a builder whose work went stale, save what the library queued, and ask to be woken for
+/// builds still waiting on the debounce.
+fn tick(shell: &Rc<Shell>) {
+    let work = shell.library.borrow_mut().graph_jobs(now_ms());
+    if work.cancel_running {
+        stop_builder(shell);
+    }
+    for job in work.jobs {
+        if let Err(e) = send_job(shell, &job) {
+            shell.library.borrow_mut().builder_lost(&e);
+        }
+    }
+    persist_then_reply(&shell.library, &shell.db, &shell.scope, vec![]);
+    if let (Some(ms), false) = (work.wake_in_ms, shell.wake_pending.get()) {
+        shell.wake_pending.set(true);
+        let s = shell.clone();
+        let wake = Closure::once_into_js(move || {
+            s.wake_pending.set(false);
+            tick(&s);
+        });
+        let _ = shell.scope.set_timeout_with_callback_and_timeout_and_arguments_0(wake.unchecked_ref(), ms.ceil() as i32 + 1);
+    }
+}
+
+fn stop_builder(shell: &Shell) {
+    if let Some(w) = shell.builder.borrow_mut().take() {
+        w.terminate();
+    }
+    *shell.builder_queue.borrow_mut() = Some(vec![]);
+}
+
+fn send_job(shell: &Rc<Shell>, job: &GraphJob) -> Result<(), String> {
+    if shell.builder.borrow().is_none() {
+        *shell.builder_queue.borrow_mut() = Some(vec![]);
+        *shell.builder.borrow_mut() = Some(start_builder(shell)?);
+    }
+    let json = serde_json::to_string(&job.header()).map_err(|e| e.to_string())?;
+    let vectors = js_sys::Float32Array::from(job.vectors.as_slice());
+    let parts = js_sys::Array::of2(&JsValue::from_str(&json), &vectors);
+    let transfer = js_sys::Array::of1(&vectors.buffer());
+    if let Some(queue) = shell.builder_queue.borrow_mut().as_mut() {
+        queue.push((parts, transfer));
+        return Ok(());
+    }
+    let b = shell.builder.borrow();
+    let w = b.as_ref().ok_or("no index builder")?;
+    w.post_message_with_transfer(&parts, &transfer).map_err(|e| format!("could not reach the index builder: {e:?}"))
+}
+
+fn start_builder(shell: &Rc<Shell>) -> Result<Worker, String> {
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Module);
+    opts.set_name(BUILDER_NAME);
+    // trunk's loader shim, next to this worker's own script.
+    let w = Worker::new_with_options("./worker_loader.js", &opts).map_err(|e| format!("could not start the index builder: {e:?}"))?;
+    let s = shell.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let data = ev.data();
+        if data.as_string().as_deref() == Some(BUILDER_READY) {
+            let queued = s.builder_queue.borrow_mut().take().unwrap_or_default();
+            if let Some(w) = s.builder.borrow().as_ref() {
+                for (parts, transfer) in &queued {
+                    let _ = w.post_message_with_transfer(parts, transfer);
+                }
+            }
+            return;
+        }
+        if !data.is_array() {
+            return;
+        }
+        let parts: js_sys::Array = data.unchecked_into();
+        let Ok(report) = serde_json::from_str::<BuildReport>(&parts.get(0).as_string().unwrap_or_default()) else {
+            s.library.borrow_mut().builder_lost("the index builder sent an unreadable answer");
+            return;
+        };
+        let blob = parts.get(1).dyn_into::<js_sys::Uint8Array>().ok().map(|a| a.to_vec());
+        s.library.borrow_mut().graph_built(report, blob.as_deref());
+        tick(&s);
+    });
+    w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let s = shell.clone();
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
+        ev.prevent_default();
+        stop_builder(&s);
+        s.library.borrow_mut().builder_lost(&format!("the index builder stopped: {}", ev.message()));
+        tick(&s);
+    });
+    w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_error.forget();
+    Ok(w)
 }
 
 async fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let library = Rc::new(RefCell::new(Library::new()));
+    let mut library = Library::new();
     let (db, entries, mut notice) = idb::open_or_reset(DB_NAME).await;
-    let (sources, restore_notice) = library.borrow_mut().restore(entries);
+    let (sources, restore_notice) = library.restore(entries);
     notice = notice.or(restore_notice);
-    persist_then_reply(&library, &db, &scope, vec![]);
+    let shell = Rc::new(Shell { scope: scope.clone(), library: RefCell::new(library), db, builder: RefCell::new(None), builder_queue: RefCell::new(None), wake_pending: Cell::new(false) });
+    persist_then_reply(&shell.library, &shell.db, &scope, vec![]);
     let (runs_db, _, runs_notice) = idb::open_or_reset_empty(RUNS_DB).await;
     let runs = Rc::new(RefCell::new(Runs { db: runs_db, notice: runs_notice, list: None }));
     let reply_scope = scope.clone();
+    let sh = shell.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
         let parts: js_sys::Array = if data.is_array() { data.unchecked_into() } else { js_sys::Array::of1(&data) };
@@ -174,11 +327,13 @@ async fn start() {
             FromWorker::Progress { .. } => post(&reply_scope, &m),
             other => replies.push(other),
         };
-        library.borrow_mut().handle(msg, bytes.as_deref(), &now_ms, &mut emit);
-        persist_then_reply(&library, &db, &reply_scope, replies);
+        sh.library.borrow_mut().handle(msg, bytes.as_deref(), &now_ms, &mut emit);
+        persist_then_reply(&sh.library, &sh.db, &reply_scope, replies);
+        tick(&sh);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     post(&scope, &FromWorker::Restored { sources, notice });
     post(&scope, &FromWorker::Ready);
+    tick(&shell);
 }

@@ -2,10 +2,11 @@
 //! (so the modality filter is free and an exact scan is a straight loop), an optional HNSW graph per
 //! modality, and a compact, checksummed binary form for persistence.
 //!
-//! Exact scan is the default and always available; `build_hnsw` is explicit because building costs
-//! tens of seconds at 5,000 vectors (PDF_NOTES.md) and one filing is far below the ≈ 2,000-vector
-//! crossover — the shell decides when (in the background) and queries switch to the graph once it is
-//! there. Any change to the documents drops the graphs (instant-distance has no incremental insert).
+//! Exact scan is the default and always available. A graph costs tens of seconds to build at
+//! 5,000 vectors (PDF_NOTES.md), so in the browser it is built in another worker from a
+//! `graph_job` and swapped in with `install_graph` (`graph.rs`); the CLI may `build_hnsw` in place.
+//! Any change to the documents drops the graphs and bumps `generation` (instant-distance has no
+//! incremental insert); a graph blob is accepted only for a slab with its `fingerprint`.
 //!
 //! Vectors are stored as f16 in the blob and rounded to f16 when added, so a corpus answers the same
 //! before and after a save/load round trip.
@@ -14,24 +15,30 @@ use super::blend::{blend_all, cap_per_group};
 use super::embed::{embedding_inputs, OfflineEmbedder, TermStats};
 use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::{Doc, ExtractionConfidence, Hit};
+use super::graph::{self, Graph, GraphError, GraphJob, HPoint};
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
-#[derive(Clone)]
-struct HPoint(Vec<f32>);
-
-impl instant_distance::Point for HPoint {
-    fn distance(&self, other: &Self) -> f32 {
-        sq_l2(&self.0, &other.0)
-    }
-}
-
-/// Docs `start..end` (all of one modality) and, when built, their HNSW graph (values = doc index).
+/// Docs `start..end` (all of one modality) and, when built or loaded, their HNSW graph (points are
+/// the slab's rows, `row` 0 = doc `start`).
 struct Slab {
     modality: Modality,
     start: usize,
     end: usize,
-    hnsw: Option<instant_distance::HnswMap<HPoint, u32>>,
+    hnsw: Option<Graph>,
+    /// `Corpus::fingerprint` of this slab, computed on first use.
+    fingerprint: OnceCell<u64>,
+}
+
+/// Which index answered a search: the exact scan, or (for at least one of the modalities searched)
+/// an HNSW graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchPath {
+    #[default]
+    Exact,
+    Hnsw,
 }
 
 pub struct Corpus {
@@ -40,8 +47,8 @@ pub struct Corpus {
     pub dims: usize,
     /// Grouped by modality (Text, Table, Chart, ToolDerived), insertion order within a modality.
     pub docs: Vec<Doc>,
-    /// `docs.len() × dims`, row i belongs to `docs[i]`.
-    vectors: Vec<f32>,
+    /// `docs.len() × dims`, row i belongs to `docs[i]`; shared with the graphs' points.
+    vectors: Arc<[f32]>,
     /// `|vectors[i]|²`, for the sparse-query scan.
     norms: Vec<f32>,
     slabs: Vec<Slab>,
@@ -51,12 +58,12 @@ pub struct Corpus {
     /// (`set_source_stats`), or computed from its documents on first use. A change to one file
     /// drops only its share, so a new file is search-ready without recomputing the others.
     source_stats: RefCell<BTreeMap<String, TermStats>>,
+    /// Bumped by every change to the documents: a graph built for another generation is stale.
+    generation: u64,
 }
 
 const MAGIC: &[u8; 8] = b"CLAIRIDX";
 const VERSION: u32 = 1;
-/// Graph search breadth; must cover the largest pool asked for (4 × k_preview = 48).
-const HNSW_EF: usize = 128;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Header {
@@ -67,7 +74,17 @@ struct Header {
 
 impl Corpus {
     pub fn new(embedder_name: impl Into<String>, dims: usize) -> Corpus {
-        Corpus { embedder: embedder_name.into(), dims, docs: vec![], vectors: vec![], norms: vec![], slabs: vec![], stats: OnceCell::new(), source_stats: RefCell::default() }
+        Corpus {
+            embedder: embedder_name.into(),
+            dims,
+            docs: vec![],
+            vectors: Arc::from(Vec::new()),
+            norms: vec![],
+            slabs: vec![],
+            stats: OnceCell::new(),
+            source_stats: RefCell::default(),
+            generation: 0,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -129,6 +146,9 @@ impl Corpus {
 
     /// Remove every document of `source`; returns how many went.
     pub fn remove_source(&mut self, source: &str) -> usize {
+        if !self.docs.iter().any(|d| d.source == source) {
+            return 0;
+        }
         self.source_stats.get_mut().remove(source);
         let before = self.docs.len();
         let mut all = vec![];
@@ -144,34 +164,84 @@ impl Corpus {
 
     fn rebuild(&mut self, mut all: Vec<(Doc, Vec<f32>)>) {
         all.sort_by_key(|(d, _)| d.modality); // stable: insertion order within a modality
-        self.vectors = Vec::with_capacity(all.len() * self.dims);
+        let mut vectors = Vec::with_capacity(all.len() * self.dims);
         self.norms = all.iter().map(|(_, v)| v.iter().map(|x| x * x).sum()).collect();
         self.docs = Vec::with_capacity(all.len());
         self.slabs.clear();
         for (i, (d, v)) in all.into_iter().enumerate() {
             match self.slabs.last_mut() {
                 Some(s) if s.modality == d.modality => s.end = i + 1,
-                _ => self.slabs.push(Slab { modality: d.modality, start: i, end: i + 1, hnsw: None }),
+                _ => self.slabs.push(Slab { modality: d.modality, start: i, end: i + 1, hnsw: None, fingerprint: OnceCell::new() }),
             }
-            self.vectors.extend_from_slice(&v);
+            vectors.extend_from_slice(&v);
             self.docs.push(d);
         }
+        self.vectors = Arc::from(vectors);
         self.stats = OnceCell::new();
+        self.generation += 1;
     }
 
-    /// Build an HNSW graph for every modality slab of at least `min_vectors` vectors (and drop the
-    /// graphs of smaller ones). Deterministic (fixed seed). Returns how many graphs exist afterwards.
+    /// Changes with every change to the documents (graphs are dropped with it).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Per modality slab: (modality, vectors, has a graph), in slab order.
+    pub fn slabs(&self) -> Vec<(Modality, usize, bool)> {
+        self.slabs.iter().map(|s| (s.modality, s.end - s.start, s.hnsw.is_some())).collect()
+    }
+
+    /// What identifies a modality's slab across sessions: FNV-1a over the embedder, dimensions,
+    /// document ids in order and the vectors' bits. A stored graph is used only for an equal one.
+    pub fn fingerprint(&self, m: Modality) -> Option<u64> {
+        let s = self.slabs.iter().find(|s| s.modality == m)?;
+        Some(*s.fingerprint.get_or_init(|| {
+            let mut h = fnv64(self.embedder.as_bytes()) ^ self.dims as u64;
+            for d in &self.docs[s.start..s.end] {
+                h = fnv64_more(h, d.id.as_bytes());
+                h = fnv64_more(h, &[0]);
+            }
+            for x in &self.vectors[s.start * self.dims..s.end * self.dims] {
+                h = (h ^ x.to_bits() as u64).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+            h
+        }))
+    }
+
+    /// The builder's job for modality `m`: its vectors and what the result will be checked against.
+    pub fn graph_job(&self, m: Modality) -> Option<GraphJob> {
+        let s = self.slabs.iter().find(|s| s.modality == m)?;
+        Some(GraphJob {
+            modality: m,
+            generation: self.generation,
+            fingerprint: self.fingerprint(m)?,
+            dims: self.dims,
+            vectors: self.vectors[s.start * self.dims..s.end * self.dims].to_vec(),
+        })
+    }
+
+    /// Swap in a graph blob (from the builder or the store) for modality `m` if it was built over
+    /// exactly this slab; queries of `m` use it from the next search on.
+    pub fn install_graph(&mut self, m: Modality, blob: &[u8]) -> Result<(), GraphError> {
+        let fp = self.fingerprint(m).ok_or(GraphError::Stale)?;
+        let (dims, data) = (self.dims, self.vectors.clone());
+        let s = self.slabs.iter_mut().find(|s| s.modality == m).ok_or(GraphError::Stale)?;
+        s.hnsw = Some(graph::decode(blob, data, s.start, dims, s.end - s.start, fp)?);
+        Ok(())
+    }
+
+    /// The graph of modality `m` as a blob (to persist a graph built in-process).
+    pub fn graph_blob(&self, m: Modality) -> Option<Vec<u8>> {
+        let s = self.slabs.iter().find(|s| s.modality == m)?;
+        graph::encode(s.hnsw.as_ref()?, self.fingerprint(m)?, self.dims, s.end - s.start).ok()
+    }
+
+    /// Build an HNSW graph, in this thread, for every modality slab of at least `min_vectors`
+    /// vectors (and drop the graphs of smaller ones): the CLI and tests. Deterministic (fixed seed).
+    /// Returns how many graphs exist afterwards.
     pub fn build_hnsw(&mut self, min_vectors: usize) -> usize {
         for s in self.slabs.iter_mut() {
-            if s.end - s.start >= min_vectors.max(1) {
-                let points: Vec<HPoint> =
-                    (s.start..s.end).map(|i| HPoint(self.vectors[i * self.dims..(i + 1) * self.dims].to_vec())).collect();
-                let values: Vec<u32> = (s.start as u32..s.end as u32).collect();
-                let map = instant_distance::Builder::default().seed(0x5eed).ef_search(HNSW_EF).build(points, values);
-                s.hnsw = Some(map);
-            } else {
-                s.hnsw = None;
-            }
+            s.hnsw = (s.end - s.start >= min_vectors.max(1)).then(|| graph::build_over(self.vectors.clone(), s.start * self.dims, self.dims, s.end - s.start));
         }
         self.hnsw_count()
     }
@@ -228,30 +298,50 @@ impl Corpus {
     /// Low-confidence table documents are left out of tabular (`Some(Table)`) searches. A query
     /// vector of the wrong size finds nothing.
     pub fn search(&self, query_vec: &[f32], query_text: &str, k: usize, modality: Option<Modality>, s: &RetrievalSettings) -> Vec<Hit> {
+        self.search_traced(query_vec, query_text, k, modality, s, true).0
+    }
+
+    /// `search`, saying which index answered; `use_graphs = false` forces the exact scan (recall
+    /// checks). The graph path uses the same pool size and the same blend as the exact one.
+    pub fn search_traced(
+        &self,
+        query_vec: &[f32],
+        query_text: &str,
+        k: usize,
+        modality: Option<Modality>,
+        s: &RetrievalSettings,
+        use_graphs: bool,
+    ) -> (Vec<Hit>, SearchPath) {
         if query_vec.len() != self.dims || k == 0 {
-            return vec![];
+            return (vec![], SearchPath::Exact);
         }
-        let pool = self.pool(query_vec, k * s.pool_factor.max(1), modality);
+        let (pool, path) = self.pool_traced(query_vec, k * s.pool_factor.max(1), modality, use_graphs);
         let ranked = blend_all(pool.iter().map(|&(i, d)| (i, d, self.docs[i].text.as_str())), query_text, s);
-        cap_per_group(&ranked, k, s.max_hits_per_page, |i| (self.docs[i].source.as_str(), self.docs[i].page))
+        let hits = cap_per_group(&ranked, k, s.max_hits_per_page, |i| (self.docs[i].source.as_str(), self.docs[i].page))
             .into_iter()
             .map(|(i, score)| Hit { doc: self.docs[i].clone(), score })
-            .collect()
+            .collect();
+        (hits, path)
     }
 
     /// Dense candidates (doc index, squared L2), nearest first, ties by document order.
     pub fn pool(&self, q: &[f32], n: usize, modality: Option<Modality>) -> Vec<(usize, f32)> {
+        self.pool_traced(q, n, modality, true).0
+    }
+
+    fn pool_traced(&self, q: &[f32], n: usize, modality: Option<Modality>, use_graphs: bool) -> (Vec<(usize, f32)>, SearchPath) {
         let skip_low = modality == Some(Modality::Table);
         let mut out: Vec<(usize, f32)> = vec![];
+        let mut path = SearchPath::Exact;
         for s in self.slabs.iter().filter(|s| modality.is_none_or(|m| m == s.modality)) {
             let keep = |i: usize| !(skip_low && self.docs[i].confidence == ExtractionConfidence::Low);
-            match &s.hnsw {
-                Some(map) => {
+            match s.hnsw.as_ref().filter(|_| use_graphs) {
+                Some(g) => {
+                    path = SearchPath::Hnsw;
                     let mut search = instant_distance::Search::default();
-                    let p = HPoint(q.to_vec());
                     out.extend(
-                        map.search(&p, &mut search)
-                            .map(|it| *it.value as usize)
+                        g.search(&HPoint::query(q), &mut search)
+                            .map(|it| s.start + it.point.row as usize)
                             .filter(|&i| keep(i))
                             .take(n)
                             .map(|i| (i, sq_l2(q, self.vector(i)))),
@@ -270,7 +360,7 @@ impl Corpus {
         }
         out.sort_by(cmp_pair);
         out.truncate(n);
-        out
+        (out, path)
     }
 
     /// The exact scan's distance to row i. A sparse query (the offline embedder's: a question has
@@ -310,7 +400,7 @@ impl Corpus {
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.extend_from_slice(&(json.len() as u64).to_le_bytes());
         b.extend_from_slice(&json);
-        for x in &self.vectors {
+        for x in self.vectors.iter() {
             b.extend_from_slice(&f32_to_f16(*x).to_le_bytes());
         }
         let sum = fnv64(&b);
@@ -414,8 +504,11 @@ pub fn sq_l2_portable(a: &[f32], b: &[f32]) -> f32 {
     s
 }
 
-fn fnv64(b: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) fn fnv64(b: &[u8]) -> u64 {
+    fnv64_more(0xcbf2_9ce4_8422_2325, b)
+}
+
+fn fnv64_more(mut h: u64, b: &[u8]) -> u64 {
     for x in b {
         h ^= *x as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -3,10 +3,12 @@
 //! - `lexical` — the reference's term rule and overlap score;
 //! - `embed` — the `Embedder` trait, the offline financial-text embedder, the API embedder;
 //! - `index` — `Corpus`: documents + per-modality vector slabs, exact scan, optional HNSW, persistence;
+//! - `graph` — HNSW graphs built in another worker: the job, the blob, when to build;
 //! - `blend` — the 0.65 · 1/(1+d) + 0.35 · ℓ rerank over the 4k pool.
 
 pub mod blend;
 pub mod embed;
+pub mod graph;
 pub mod index;
 pub mod lexical;
 
