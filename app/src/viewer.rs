@@ -46,7 +46,8 @@ impl Target {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Image {
     Loading,
-    Ready { url: String, width_px: u32, height_px: u32, page_size: (f32, f32), pages: u32 },
+    /// `label`: the page's printed number when it differs from its position in the file.
+    Ready { url: String, width_px: u32, height_px: u32, page_size: (f32, f32), pages: u32, label: Option<String> },
     Unavailable(String),
 }
 
@@ -75,8 +76,8 @@ impl Viewer {
         spawn_local(async move {
             let msg = ToWorker::RenderPage { id: worker::next_id(), source: source.clone(), page, scale: RENDER_SCALE };
             let img = match worker::request(msg, None).await {
-                FromWorker::PageImage { png, width_px, height_px, page_size, pages, .. } => match png_url(&png) {
-                    Some(url) => Image::Ready { url, width_px, height_px, page_size, pages },
+                FromWorker::PageImage { png, width_px, height_px, page_size, pages, label, .. } => match png_url(&png) {
+                    Some(url) => Image::Ready { url, width_px, height_px, page_size, pages, label: label.filter(|l| *l != page.to_string()) },
                     None => Image::Unavailable("the page image could not be shown".into()),
                 },
                 FromWorker::Failed { error, .. } => Image::Unavailable(error),
@@ -141,7 +142,12 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                     let pages = move || match image.get() { Image::Ready { pages, .. } => Some(pages), _ => None };
                     let page = t.page;
                     view! {
-                        <h3 id="viewer-page">{format!("{}, page {}", t.source, t.page)}</h3>
+                        <h3 id="viewer-page">{format!("{}, page {}", t.source, t.page)}
+                            {move || match image.get() {
+                                Image::Ready { label: Some(l), .. } => Some(view! { <span class="printed-page">{format!(" · printed page {l}")}</span> }),
+                                _ => None,
+                            }}
+                        </h3>
                         <div class="viewer-tools" role="toolbar" aria-label="Page tools">
                             <button class="button" aria-label="Previous page" disabled=move || page <= 1 on:click=move |_| viewer.go(-1)>"‹ Prev"</button>
                             <button class="button" aria-label="Next page" disabled=move || pages().is_some_and(|n| page >= n) on:click=move |_| viewer.go(1)>"Next ›"</button>

@@ -2,8 +2,17 @@
 //!
 //! The worker is started once (module worker built by trunk, `worker_loader.js`). Requests carry a
 //! fresh id; the reply with that id resolves the waiting future. `Progress` messages are routed to
-//! the progress sink instead. If the worker dies (e.g. out of memory on a huge file) every waiting
-//! request resolves with an error the user can read, and the next request restarts it.
+//! the progress sink instead.
+//!
+//! A worker that dies is replaced at once (issue 3 deliverable 5). In wasm a panic aborts the
+//! instance, so the worker's panic hook posts `Crashed` (the request in flight and the panic's
+//! message) first; an abort without a panic (out of memory) arrives as the worker's `error` event.
+//! Either way the dead worker is terminated, the request it was handling fails with a message
+//! naming the cause, requests already posted to it fail with "try again", requests still queued
+//! for `Ready` are kept for the new one, and a fresh worker starts, restoring the library from
+//! IndexedDB — so every document indexed before the crash is kept. Each worker carries a
+//! generation number, so a late event from a terminated one is ignored. Three crashes in a row
+//! with no reply in between (a library that cannot even be restored) stop the restarts.
 //!
 //! Requests wait in a queue until the worker says `Ready`: a message posted while the worker's
 //! wasm is still compiling (a cold start takes seconds for a multi-megabyte worker) can arrive
@@ -25,9 +34,15 @@ thread_local! {
     static NEXT_ID: Cell<u64> = const { Cell::new(1) };
     static SINK: RefCell<Option<ProgressSink>> = const { RefCell::new(None) };
     static READY: Cell<bool> = const { Cell::new(false) };
-    /// Messages (parts, transfer list) waiting for `Ready`.
-    static QUEUED: RefCell<Vec<(js_sys::Array, js_sys::Array)>> = const { RefCell::new(Vec::new()) };
+    /// Messages (request id, parts, transfer list) waiting for `Ready`.
+    static QUEUED: RefCell<Vec<(u64, js_sys::Array, js_sys::Array)>> = const { RefCell::new(Vec::new()) };
+    /// The running worker's generation: events from an older (terminated) one are ignored.
+    static GENERATION: Cell<u64> = const { Cell::new(0) };
+    /// Crashes since the last ordinary reply; restarts stop at `MAX_CRASHES_IN_A_ROW`.
+    static CRASHES: Cell<u32> = const { Cell::new(0) };
 }
+
+const MAX_CRASHES_IN_A_ROW: u32 = 3;
 
 fn post(w: &Worker, parts: &js_sys::Array, transfer: &js_sys::Array) -> Result<(), String> {
     w.post_message_with_transfer(parts, transfer).map_err(|e| format!("{e:?}"))
@@ -45,11 +60,60 @@ fn fail_all(error: &str) {
     }
 }
 
+/// The worker of generation `generation` died while handling `in_flight` (0: unknown): see the
+/// module doc. `cause` is what the user reads for that request.
+fn crashed(generation: u64, in_flight: u64, cause: &str) {
+    if GENERATION.with(|g| g.get()) != generation {
+        return;
+    }
+    web_sys::console::error_1(&format!("document worker stopped: {cause}").into());
+    if let Some(w) = WORKER.with(|w| w.borrow_mut().take()) {
+        w.terminate();
+    }
+    READY.with(|r| r.set(false));
+    let crashes = CRASHES.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    // Requests not yet posted wait for the new worker; those the dead one had are lost.
+    let queued: Vec<u64> = QUEUED.with(|q| q.borrow().iter().map(|(id, _, _)| *id).collect());
+    let lost: Vec<(u64, oneshot::Sender<FromWorker>)> = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        let ids: Vec<u64> = p.keys().copied().filter(|id| !queued.contains(id)).collect();
+        ids.into_iter().filter_map(|id| p.remove(&id).map(|tx| (id, tx))).collect()
+    });
+    let restart = crashes < MAX_CRASHES_IN_A_ROW;
+    for (id, tx) in lost {
+        let error = if id == in_flight || (in_flight == 0 && restart) {
+            cause.to_string()
+        } else {
+            "the document worker was restarted while this was waiting; try again".to_string()
+        };
+        let _ = tx.send(FromWorker::Failed { id, error });
+    }
+    if !restart {
+        QUEUED.with(|q| q.borrow_mut().clear());
+        fail_all(&format!("the document worker stopped {crashes} times in a row ({cause}); reload the page"));
+        return;
+    }
+    if let Err(e) = ensure_started() {
+        QUEUED.with(|q| q.borrow_mut().clear());
+        fail_all(&e);
+    }
+}
+
 fn start() -> Result<Worker, String> {
+    let generation = GENERATION.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    });
     let opts = WorkerOptions::new();
     opts.set_type(WorkerType::Module);
     let w = Worker::new_with_options("./worker_loader.js", &opts).map_err(|e| format!("could not start the worker: {e:?}"))?;
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        if GENERATION.with(|g| g.get()) != generation {
+            return;
+        }
         // Replies are a JSON string, or `[json, bytes]` when a page image's PNG rides along.
         let data = ev.data();
         let (text, bytes) = if data.is_array() {
@@ -66,6 +130,13 @@ fn start() -> Result<Worker, String> {
                 return;
             }
         };
+        if let FromWorker::Crashed { id, error } = &msg {
+            crashed(generation, *id, error);
+            return;
+        }
+        if msg.id().is_some() {
+            CRASHES.with(|c| c.set(0));
+        }
         if let (FromWorker::PageImage { png, .. }, Some(b)) = (&mut msg, bytes) {
             *png = b.to_vec();
         }
@@ -74,7 +145,7 @@ fn start() -> Result<Worker, String> {
             let queued: Vec<_> = QUEUED.with(|q| q.borrow_mut().drain(..).collect());
             WORKER.with(|w| {
                 if let Some(w) = w.borrow().as_ref() {
-                    for (parts, transfer) in &queued {
+                    for (_, parts, transfer) in &queued {
                         if let Err(e) = post(w, parts, transfer) {
                             web_sys::console::error_1(&format!("could not reach the document worker: {e}").into());
                         }
@@ -100,12 +171,12 @@ fn start() -> Result<Worker, String> {
     w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |ev: web_sys::ErrorEvent| {
-        let msg = format!("the document worker stopped: {} — reload the page; documents already indexed are kept", ev.message());
-        web_sys::console::error_1(&msg.clone().into());
-        WORKER.with(|w| *w.borrow_mut() = None);
-        READY.with(|r| r.set(false));
-        QUEUED.with(|q| q.borrow_mut().clear());
-        fail_all(&msg);
+        ev.prevent_default();
+        let cause = format!(
+            "the document worker stopped ({}); it was restarted and documents already indexed are kept",
+            ev.message()
+        );
+        crashed(generation, 0, &cause);
     });
     w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
@@ -154,7 +225,7 @@ pub async fn request(msg: ToWorker, bytes: Option<js_sys::Uint8Array>) -> FromWo
             None => Err("worker not running".into()),
         })
     } else {
-        QUEUED.with(|q| q.borrow_mut().push((parts, transfer)));
+        QUEUED.with(|q| q.borrow_mut().push((id, parts, transfer)));
         Ok(())
     };
     if let Err(error) = sent {

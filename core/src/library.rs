@@ -316,6 +316,11 @@ impl Library {
     }
 
     /// A page as PNG at `scale` pixels per point.
+    /// A page's printed number, from any of its documents (ingest's `furniture` / `/PageLabels`).
+    fn page_label(&self, source: &str, page: u32) -> Option<String> {
+        self.corpus.docs.iter().find(|d| d.source == source && d.page == page && d.page_label.is_some()).and_then(|d| d.page_label.clone())
+    }
+
     pub fn render_page(&mut self, source: &str, page: u32, scale: f32) -> Result<crate::render::RenderedPage, String> {
         let pdf = self.renderable(source)?;
         crate::render::render_pdf_page(pdf, page, scale).map_err(|e| format!("{source}: {e}"))
@@ -445,12 +450,14 @@ impl Library {
             ToWorker::RenderPage { id, source, page, scale } => {
                 let t0 = now_ms();
                 let r = self.render_page(&source, page, scale);
-                emit(image_reply(id, source, page, r, now_ms() - t0));
+                let label = self.page_label(&source, page);
+                emit(image_reply(id, source, page, r, now_ms() - t0, label));
             }
             ToWorker::RenderCrop { id, source, page, bbox, scale, margin } => {
                 let t0 = now_ms();
                 let r = self.render_crop(&source, page, bbox, scale, margin);
-                emit(image_reply(id, source, page, r, now_ms() - t0));
+                let label = self.page_label(&source, page);
+                emit(image_reply(id, source, page, r, now_ms() - t0, label));
             }
             ToWorker::VisionPages { id, source, settings } => {
                 let content = self.keys.get(&source).cloned().unwrap_or_default();
@@ -475,9 +482,9 @@ impl Library {
 }
 
 /// The reply to a render request: the image, or the reason there is none.
-fn image_reply(id: u64, source: String, page: u32, r: Result<crate::render::RenderedPage, String>, render_ms: f64) -> FromWorker {
+fn image_reply(id: u64, source: String, page: u32, r: Result<crate::render::RenderedPage, String>, render_ms: f64, label: Option<String>) -> FromWorker {
     match r {
-        Ok(r) => FromWorker::PageImage { id, source, page, pages: r.pages, width_px: r.width_px, height_px: r.height_px, page_size: r.page_size, render_ms, png: r.png },
+        Ok(r) => FromWorker::PageImage { id, source, page, pages: r.pages, width_px: r.width_px, height_px: r.height_px, page_size: r.page_size, render_ms, label, png: r.png },
         Err(error) => FromWorker::Failed { id, error },
     }
 }

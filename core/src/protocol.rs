@@ -148,6 +148,9 @@ pub enum FromWorker {
         /// Milliseconds the worker spent drawing and encoding the page.
         #[serde(default)]
         render_ms: f64,
+        /// The page's printed number (`/PageLabels`, else the number printed on it), when known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
         #[serde(skip)]
         png: Vec<u8>,
     },
@@ -160,6 +163,11 @@ pub enum FromWorker {
     Run { id: u64, json: String },
     /// A request failed; `error` is a message for the user.
     Failed { id: u64, error: String },
+    /// The worker panicked (issue 3 deliverable 5): posted by its panic hook just before the wasm
+    /// instance aborts. `id` is the request it was handling (0: none). The app terminates that
+    /// worker, fails the request with `error`, and starts a fresh one, which restores the library
+    /// from the browser's store, so every document indexed before the crash is kept.
+    Crashed { id: u64, error: String },
 }
 
 impl FromWorker {
@@ -176,14 +184,64 @@ impl FromWorker {
             | FromWorker::Vision { id, .. }
             | FromWorker::Runs { id, .. }
             | FromWorker::Run { id, .. }
-            | FromWorker::Failed { id, .. } => Some(*id),
+            | FromWorker::Failed { id, .. }
+            | FromWorker::Crashed { id, .. } => Some(*id),
         }
     }
+}
+
+/// What the user reads when the worker panics (issue 3 deliverable 5): the panic's message and where
+/// it happened, shortened to the crate and file (`pdf-0.10.0/src/object/types.rs:12`) rather than
+/// a registry path, and what became of their documents.
+pub fn crash_message(panic_text: &str) -> String {
+    let text = panic_text.trim();
+    // std's form: "panicked at <path>:<line>:<col>:\n<message>" (the message may be empty).
+    let (place, message) = match text.strip_prefix("panicked at ") {
+        Some(rest) => match rest.split_once(":\n") {
+            Some((place, message)) => (Some(place), message.trim()),
+            None => (Some(rest.trim_end_matches(':')), ""),
+        },
+        None => (None, text),
+    };
+    let mut message: String = message.lines().next().unwrap_or("").chars().take(200).collect();
+    if message.is_empty() {
+        message = "no message".into();
+    }
+    let place = place.map(|p| {
+        // Keep "<crate>-<version>/src/…" of a registry path, or the path inside this workspace.
+        let short = p.rsplit_once("/registry/src/").map(|(_, r)| r.split_once('/').map_or(r, |(_, r)| r)).unwrap_or(p);
+        let mut parts = short.rsplitn(3, ':');
+        let (_col, line, file) = (parts.next(), parts.next(), parts.next());
+        match (file, line) {
+            (Some(f), Some(l)) => format!("{f}:{l}"),
+            _ => short.to_string(),
+        }
+    });
+    let cause = match place {
+        Some(p) => format!("{message}, at {p}"),
+        None => message,
+    };
+    format!("the document worker crashed on this request ({cause}); it was restarted and documents already indexed are kept")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_reads_as_message_and_short_place() {
+        let m = crash_message(
+            "panicked at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/pdf-0.10.0/src/object/types.rs:71:9:\nindex out of bounds: the len is 0 but the index is 0",
+        );
+        assert_eq!(
+            m,
+            "the document worker crashed on this request (index out of bounds: the len is 0 but the index is 0, \
+             at pdf-0.10.0/src/object/types.rs:71); it was restarted and documents already indexed are kept"
+        );
+        let plain = crash_message("out of memory");
+        assert!(plain.contains("(out of memory)"), "{plain}");
+        assert!(crash_message("panicked at core/src/x.rs:1:2:\n").contains("(no message, at core/src/x.rs:1)"));
+    }
     #[test]
     fn messages_round_trip_as_tagged_json() {
         let m = ToWorker::Search { id: 7, query: "net sales".into(), k: 8, modality: Some(Modality::Table), settings: Default::default(), exact: false };
@@ -199,14 +257,14 @@ mod tests {
     fn page_image_json_leaves_the_png_bytes_out() {
         let m = FromWorker::PageImage {
             id: 3, source: "a.pdf".into(), page: 2, pages: 9, width_px: 918, height_px: 1188,
-            page_size: (612.0, 792.0), render_ms: 12.5, png: vec![0x89, b'P', b'N', b'G'],
+            page_size: (612.0, 792.0), render_ms: 12.5, label: Some("19".into()), png: vec![0x89, b'P', b'N', b'G'],
         };
         let s = serde_json::to_string(&m).unwrap();
         assert!(!s.contains("png"), "{s}");
         match serde_json::from_str::<FromWorker>(&s).unwrap() {
-            FromWorker::PageImage { png, width_px, page_size, .. } => {
+            FromWorker::PageImage { png, width_px, page_size, label, .. } => {
                 assert!(png.is_empty());
-                assert_eq!((width_px, page_size), (918, (612.0, 792.0)));
+                assert_eq!((width_px, page_size, label.as_deref()), (918, (612.0, 792.0), Some("19")));
             }
             other => panic!("{other:?}"),
         }

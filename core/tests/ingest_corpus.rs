@@ -137,7 +137,7 @@ fn extract_json_follows_the_cli_contract() {
     let p = &v["pages"][0];
     assert_eq!(p["page"], 1);
     assert!(p["text"].is_string() && p["width"].is_number());
-    let kinds = ["text", "table", "image", "chart"];
+    let kinds = ["text", "table", "image", "chart", "header", "footer"];
     for b in p["blocks"].as_array().into_iter().flatten() {
         assert!(kinds.contains(&b["kind"].as_str().unwrap_or("")));
         assert_eq!(b["bbox"].as_array().map(|a| a.len()), Some(4));
@@ -422,4 +422,49 @@ fn shaded_two_line_heading_is_one_heading_cell() {
         "{:?}",
         p1.iter().map(|t| t.grid()).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn running_headers_and_printed_page_numbers_are_furniture_and_label_the_pages() {
+    // Nike FY2018 10-K, an EDGAR export without /PageLabels: "Table of Contents" opens every page
+    // and the printed number, two behind the physical page, closes it (right under the last
+    // paragraph, not at the foot of the sheet).
+    let file = "NIKE_2018_10K.pdf";
+    let s = IngestSettings::default();
+    let ex = ingest::extract(&read(&format!("{FB}{file}")), file, &s);
+    let p21 = &ex.pages[20];
+    assert_eq!(p21.label.as_deref(), Some("19"));
+    let first = p21.blocks.iter().find(|b| !b.text.trim().is_empty()).expect("a block");
+    assert_eq!((first.kind, first.text.trim()), (BlockKind::Header, "Table of Contents"));
+    let footer = p21.blocks.iter().rev().find(|b| b.kind == BlockKind::Footer).expect("a footer");
+    assert_eq!(footer.text.trim(), "19");
+    // The page text is the page as printed; prose documents leave the furniture out.
+    assert!(p21.text.starts_with("Table of Contents"));
+    let docs = ingest::documents(&ex, &s);
+    let prose: Vec<_> = docs.iter().filter(|d| d.page == 21 && d.modality == Modality::Text).collect();
+    assert!(!prose.is_empty());
+    assert!(prose.iter().all(|d| !d.text.contains("Table of Contents")), "{:?}", prose[0].text);
+    assert_eq!(prose[0].page_label.as_deref(), Some("19"));
+    // Labels run in step with the physical pages wherever two neighbours both have one.
+    let labelled: Vec<(u32, i64)> = ex.pages.iter().filter_map(|p| Some((p.page, p.label.as_deref()?.parse().ok()?))).collect();
+    assert!(labelled.len() * 10 >= ex.pages.len() * 8, "{} of {} pages labelled", labelled.len(), ex.pages.len());
+    for w in labelled.windows(2) {
+        if w[1].0 == w[0].0 + 1 {
+            assert_eq!(w[1].1, w[0].1 + 1, "labels of pages {} and {}", w[0].0, w[1].0);
+        }
+    }
+}
+
+#[test]
+fn trees_that_loop_back_on_themselves_cost_a_warning_not_the_process() {
+    // A /PageLabels number tree and a /Names /Dests name tree whose /Kids point at themselves:
+    // pdf-rs's own walks recurse until the stack overflows, which kills the process (natively)
+    // or the worker (wasm) — no catch_unwind helps. They are walked with a visited set instead.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/crash/");
+    for (file, warning) in [("page-labels-cycle.pdf", "page labels could not be read"), ("named-dests-cycle.pdf", "named destinations could not be read")] {
+        let ex = ingest::extract(&read(&format!("{dir}{file}")), file, &IngestSettings::default());
+        assert_eq!(ex.pages.len(), 1, "{file}");
+        assert!(ex.pages[0].text.contains("Revenue was 12.5 million."), "{file}: {}", ex.pages[0].text);
+        assert!(ex.warnings.iter().any(|w| w.contains(warning)), "{file}: {:?}", ex.warnings);
+    }
 }

@@ -149,11 +149,29 @@ async fn runs_reply(runs: Rc<RefCell<Runs>>, msg: ToWorker) -> FromWorker {
     }
 }
 
+thread_local! {
+    /// The id of the request being handled (0: none), for the panic report.
+    static IN_FLIGHT: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Issue 3 deliverable 5: a panic in wasm aborts the instance (no unwinding, `catch_unwind` cannot
+/// help), so before it does, say so: `Crashed` with the request in flight and the panic's message.
+/// The app then terminates this worker and starts a fresh one, which restores the library.
+fn report_panics(scope: DedicatedWorkerGlobalScope) {
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info.to_string();
+        web_sys::console::error_1(&format!("document worker: {text}").into());
+        let id = IN_FLIGHT.with(|c| c.get());
+        post(&scope, &FromWorker::Crashed { id, error: clair_core::protocol::crash_message(&text) });
+    }));
+}
+
 fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     if scope.name() == BUILDER_NAME {
         run_builder(scope);
     } else {
+        report_panics(scope);
         wasm_bindgen_futures::spawn_local(start());
     }
 }
@@ -327,7 +345,9 @@ async fn start() {
             FromWorker::Progress { .. } => post(&reply_scope, &m),
             other => replies.push(other),
         };
+        IN_FLIGHT.with(|c| c.set(msg.id()));
         sh.library.borrow_mut().handle(msg, bytes.as_deref(), &now_ms, &mut emit);
+        IN_FLIGHT.with(|c| c.set(0));
         persist_then_reply(&sh.library, &sh.db, &reply_scope, replies);
         tick(&sh);
     });

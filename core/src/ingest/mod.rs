@@ -17,6 +17,7 @@
 pub mod chunk;
 mod docs;
 mod figure;
+mod furniture;
 pub mod layout;
 #[cfg(feature = "pdf")]
 mod read;
@@ -81,6 +82,10 @@ pub enum BlockKind {
     Table,
     Image,
     Chart,
+    /// Running header (`furniture`): kept in the page text, left out of prose documents.
+    Header,
+    /// Running footer or printed page number (`furniture`): as `Header`.
+    Footer,
 }
 
 /// A region of the page in reading order.

@@ -345,6 +345,7 @@ pub(super) fn extract(
         ));
     }
     super::structure::attach(&mut ex, &structure);
+    super::furniture::mark(&mut ex.pages);
     super::table::link_continuations(&mut ex.pages);
     ex
 }

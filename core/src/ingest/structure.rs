@@ -5,7 +5,7 @@
 
 use super::{Extracted, OutlineEntry};
 use pdf::file::FileOptions;
-use pdf::object::{MaybeNamedDest, OutlineItem, PageLabel, PlainRef, Ref, Resolve};
+use pdf::object::{MaybeNamedDest, NumberTree, NumberTreeNode, OutlineItem, PageLabel, PlainRef, Ref, Resolve};
 use pdf::primitive::Primitive;
 use std::collections::HashMap;
 
@@ -107,7 +107,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
     // Page labels (PDF 32000 §12.4.2).
     if let Some(tree) = &root.page_labels {
         let mut ranges: Vec<(i32, PageLabel)> = vec![];
-        let walked = tree.walk(&resolver, &mut |k, v: &PageLabel| {
+        let walked = walk_numbers(tree, &resolver, &mut |k, v: &PageLabel| {
             if ranges.len() < 100_000 {
                 ranges.push((k, v.clone()));
             }
@@ -128,15 +128,27 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
     let mut named: HashMap<Vec<u8>, u32> = HashMap::new();
     if let Some(names) = &root.names {
         if let Some(dests) = &names.dests {
-            let _ = dests.walk(&resolver, &mut |k, v| {
-                if let Some(d) = v {
-                    if let Some(p) = d.page.as_ref().and_then(|r| page_index.get(&r.get_inner())) {
-                        if named.len() < 200_000 {
-                            named.insert(k.as_bytes().to_vec(), *p);
+            let raw_dests = resolver
+                .resolve(file.trailer.root.get_ref().get_inner())
+                .and_then(|c| c.into_dictionary())
+                .ok()
+                .and_then(|c| c.get("Names").cloned())
+                .and_then(|n| n.resolve(&resolver).ok())
+                .and_then(|n| n.into_dictionary().ok())
+                .and_then(|n| n.get("Dests").cloned());
+            if raw_dests.is_some_and(|d| name_tree_is_sound(&d, &resolver)) {
+                let _ = dests.walk(&resolver, &mut |k, v| {
+                    if let Some(d) = v {
+                        if let Some(p) = d.page.as_ref().and_then(|r| page_index.get(&r.get_inner())) {
+                            if named.len() < 200_000 {
+                                named.insert(k.as_bytes().to_vec(), *p);
+                            }
                         }
                     }
-                }
-            });
+                });
+            } else {
+                s.warnings.push("named destinations could not be read (the name tree loops back on itself or nests too deep)".into());
+            }
         }
     }
     if let Some(dests) = &root.dests {
@@ -284,6 +296,69 @@ fn alpha(n: usize) -> String {
     std::iter::repeat_n(letter, (n.max(1) - 1) / 26 + 1)
         .take(64)
         .collect()
+}
+
+/// How deep a number or name tree may nest (PDF 32000 §7.9.6–7.9.7 trees are shallow; real files
+/// use two or three levels).
+const MAX_TREE_DEPTH: usize = 32;
+
+/// pdf-rs's `NumberTree::walk` follows `/Kids` recursively without remembering where it has been,
+/// so a tree whose kids point back at an ancestor overflows the stack — which no `catch_unwind`
+/// can stop (natively the process aborts; in wasm the worker dies). Same walk, with every node
+/// visited once and the depth bounded; a cycle or an overdeep tree ends the walk with an error.
+fn walk_numbers(tree: &NumberTree<PageLabel>, r: &impl Resolve, f: &mut dyn FnMut(i32, &PageLabel)) -> Result<(), String> {
+    type T = PageLabel;
+    fn go(tree: &NumberTree<T>, r: &impl Resolve, depth: usize, seen: &mut std::collections::HashSet<PlainRef>, f: &mut dyn FnMut(i32, &T)) -> Result<(), String> {
+        match &tree.node {
+            NumberTreeNode::Leaf(items) => items.iter().for_each(|(k, v)| f(*k, v)),
+            NumberTreeNode::Intermediate(kids) => {
+                for kid in kids {
+                    if depth >= MAX_TREE_DEPTH || !seen.insert(kid.get_inner()) {
+                        return Err("the number tree loops back on itself or nests too deep".into());
+                    }
+                    let node = r.get(*kid).map_err(|e| e.to_string())?;
+                    go(&node, r, depth + 1, seen, f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    go(tree, r, 0, &mut Default::default(), f)
+}
+
+/// The name tree `node` (a raw object) and every node under it is visited once, at most
+/// `MAX_TREE_DEPTH` deep: checked before pdf-rs's `NameTree::walk`, which has the same flaw as its
+/// number-tree walk (its node type is private, so the walk cannot be rewritten like
+/// `walk_numbers`).
+fn name_tree_is_sound(node: &Primitive, r: &impl Resolve) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(node.clone(), 0usize)];
+    while let Some((n, depth)) = stack.pop() {
+        let n = match n {
+            Primitive::Reference(pr) => {
+                if depth > MAX_TREE_DEPTH || !seen.insert(pr) {
+                    return false;
+                }
+                match r.resolve(pr) {
+                    Ok(p) => p,
+                    Err(_) => continue,
+                }
+            }
+            other => other,
+        };
+        let Ok(dict) = n.into_dictionary() else { continue };
+        if let Some(kids) = dict.get("Kids") {
+            let kids = match kids {
+                Primitive::Reference(pr) if seen.insert(*pr) => r.resolve(*pr).ok(),
+                Primitive::Array(_) => Some(kids.clone()),
+                _ => None,
+            };
+            if let Some(Primitive::Array(items)) = kids {
+                stack.extend(items.into_iter().map(|k| (k, depth + 1)));
+            }
+        }
+    }
+    true
 }
 
 /// Attach labels and sections to pages: a page's section is the last outline entry at or before it
