@@ -162,7 +162,7 @@ fn page_number(text: &str) -> Option<Number> {
         }
     }
     let s = s.trim_matches(|c: char| c == '-' || c == '–' || c == '—' || c.is_whitespace());
-    let (prefix, body) = match s.split_once('-') {
+    let (prefix, body) = match s.split_once('-').map(|(p, b)| (p.trim_end(), b.trim_start())) {
         Some((p, b)) if (1..=2).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphabetic()) => (p.to_uppercase(), b),
         _ => (String::new(), s),
     };
@@ -255,6 +255,7 @@ mod tests {
         assert_eq!(v("Page 7 of 90"), Some((String::new(), 7, "7".into())));
         assert_eq!(v("- 12 -"), Some((String::new(), 12, "12".into())));
         assert_eq!(v("F-3"), Some(("F".into(), 3, "F-3".into())));
+        assert_eq!(v("A - 13"), Some(("A".into(), 13, "A-13".into())));
         assert_eq!(v("xii"), Some((ROMAN.into(), 12, "xii".into())));
         assert_eq!(v("mix"), None);
         assert_eq!(v("Revenue"), None);

@@ -79,7 +79,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
         Err(e) => {
             // hayro reports unreadable files itself; only note that structure is missing.
             s.warnings
-                .push(format!("outline and page labels unavailable: {e}"));
+                .push(format!("outline and page labels unavailable: {}", root_cause(&e.to_string())));
             return;
         }
     };
@@ -298,6 +298,14 @@ fn alpha(n: usize) -> String {
         .collect()
 }
 
+/// pdf-rs errors chain every frame they passed through ("Try at …/file.rs:801:23, caused by …",
+/// thousands of lines for a deeply nested object); the user needs the last cause only.
+fn root_cause(chain: &str) -> String {
+    let last = chain.rsplit("caused by").map(str::trim).find(|l| !l.is_empty()).unwrap_or(chain);
+    let line = last.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    line.chars().take(160).collect()
+}
+
 /// How deep a number or name tree may nest (PDF 32000 §7.9.6–7.9.7 trees are shallow; real files
 /// use two or three levels).
 const MAX_TREE_DEPTH: usize = 32;
@@ -379,6 +387,13 @@ pub(super) fn attach(ex: &mut Extracted, s: &Structure) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn a_pdf_rs_error_chain_reads_as_its_last_cause() {
+        let chain = "Try at /x/pdf-0.10.0/src/file.rs:801:23:, caused by\n  Can't parse field root, caused by\n  Max nesting depth reached";
+        assert_eq!(root_cause(chain), "Max nesting depth reached");
+        assert_eq!(root_cause("plain failure"), "plain failure");
+    }
+
     #[test]
     fn roman_and_alphabetic_labels_follow_pdf_32000() {
         assert_eq!(roman(4), "IV");
