@@ -419,7 +419,7 @@ pub fn App() -> impl IntoView {
                         let note = d.note.map(|n| view! { <span class="status doc-note">{format!("· {n}")}</span> });
                         let n2 = name.clone();
                         let n3 = name.clone();
-                        let (n4, n5) = (name.clone(), name.clone());
+                        let (n4, n5, n6) = (name.clone(), name.clone(), name.clone());
                         let ready = matches!(d.status, DocStatus::Ready(_));
                         view! {
                             <li class="doc" data-name=n3>
@@ -430,6 +430,10 @@ pub fn App() -> impl IntoView {
                                     let n = n4.clone();
                                     view! { <button class="link vision-plan-button" aria-label=format!("Vision for {n}")
                                         on:click=move |_| vision::plan_file(n.clone(), settings.get_untracked(), vision_state)>"vision…"</button> }
+                                })}
+                                {ready.then(|| view! {
+                                    <button class="link view-doc" aria-label=format!("View {n6}") title="Show the first page in the viewer"
+                                        on:click=move |_| viewer.open(Target::page(n6.clone(), 1))>"view"</button>
                                 })}
                                 <button class="link remove" title="Remove this document" on:click=move |_| remove_doc(n2.clone())>"remove"</button>
                                 {move || vision_state.with(|m| m.get(&n5).cloned()).map(|ui| vision::vision_row(n5.clone(), ui, settings, api_key, vision_state, on_vision_info))}

@@ -345,9 +345,14 @@ async fn start() {
             FromWorker::Progress { .. } => post(&reply_scope, &m),
             other => replies.push(other),
         };
-        IN_FLIGHT.with(|c| c.set(msg.id()));
+        // The outermost request is the one a panic is reported against (a handler that re-enters
+        // this one, which can only be a bug, is not what the user asked for).
+        let outer = IN_FLIGHT.with(|c| c.replace(msg.id()));
+        if outer != 0 {
+            IN_FLIGHT.with(|c| c.set(outer));
+        }
         sh.library.borrow_mut().handle(msg, bytes.as_deref(), &now_ms, &mut emit);
-        IN_FLIGHT.with(|c| c.set(0));
+        IN_FLIGHT.with(|c| c.set(outer));
         persist_then_reply(&sh.library, &sh.db, &reply_scope, replies);
         tick(&sh);
     });

@@ -17,7 +17,7 @@
 pub mod chunk;
 mod docs;
 mod figure;
-mod furniture;
+pub mod furniture;
 pub mod layout;
 #[cfg(feature = "pdf")]
 mod read;
