@@ -137,7 +137,7 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
         <section id="viewer" class="panel viewer" aria-label="Page viewer">
             <h2>"Page viewer"</h2>
             {move || match target.get() {
-                None => view! { <p class="hint">"Click a citation or an evidence item to see the cited page."</p> }.into_any(),
+                None => view! { <p class="hint">"Click a citation or an evidence item to see the cited page, or “view” beside a document."</p> }.into_any(),
                 Some(t) => {
                     let pages = move || match image.get() { Image::Ready { pages, .. } => Some(pages), _ => None };
                     let page = t.page;

@@ -209,7 +209,11 @@ pub fn crash_message(panic_text: &str) -> String {
     }
     let place = place.map(|p| {
         // Keep "<crate>-<version>/src/…" of a registry path, or the path inside this workspace.
-        let short = p.rsplit_once("/registry/src/").map(|(_, r)| r.split_once('/').map_or(r, |(_, r)| r)).unwrap_or(p);
+        let short = p
+            .rsplit_once("/registry/src/")
+            .map(|(_, r)| r.split_once('/').map_or(r, |(_, r)| r))
+            .or_else(|| p.strip_prefix("/rustc/").and_then(|r| r.split_once("/library/")).map(|(_, r)| r))
+            .unwrap_or(p);
         let mut parts = short.rsplitn(3, ':');
         let (_col, line, file) = (parts.next(), parts.next(), parts.next());
         match (file, line) {
@@ -238,6 +242,8 @@ mod tests {
             "the document worker crashed on this request (index out of bounds: the len is 0 but the index is 0, \
              at pdf-0.10.0/src/object/types.rs:71); it was restarted and documents already indexed are kept"
         );
+        let std = crash_message("panicked at /rustc/59807616e1fa/library/alloc/src/raw_vec/mod.rs:28:5:\ncapacity overflow");
+        assert!(std.contains("(capacity overflow, at alloc/src/raw_vec/mod.rs:28)"), "{std}");
         let plain = crash_message("out of memory");
         assert!(plain.contains("(out of memory)"), "{plain}");
         assert!(crash_message("panicked at core/src/x.rs:1:2:\n").contains("(no message, at core/src/x.rs:1)"));
