@@ -207,6 +207,11 @@ impl<'a> Device<'a> for Collector {
             let dir = glyph_dir(ex);
             let origin = [o.x as f32, o.y as f32];
             let mut push = |c: char, bbox| {
+                // ToUnicode `<0000>` says "no text" (writers map .notdef, drawn as a space, there):
+                // nothing to read, as pdftotext has it, rather than a garbled control character.
+                if c == '\0' {
+                    return;
+                }
                 let c = fold_symbol_font_code(c);
                 let garbled = is_garbage(c);
                 self.glyphs.push(Glyph {
