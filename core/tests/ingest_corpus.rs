@@ -468,3 +468,13 @@ fn trees_that_loop_back_on_themselves_cost_a_warning_not_the_process() {
         assert!(ex.warnings.iter().any(|w| w.contains(warning)), "{file}: {:?}", ex.warnings);
     }
 }
+
+#[test]
+fn cover_page_checkboxes_in_a_symbol_font_read_as_pdftotext_reads_them() {
+    // Wingdings, ToUnicode `<0085> <F0A8>`: a private-use code a reader used to drop as unmapped.
+    let bytes = read(&format!("{FB}AMCOR_2022_8K_dated-2022-07-01.pdf"));
+    let ex = ingest::extract(&bytes, "AMCOR_2022_8K_dated-2022-07-01.pdf", &IngestSettings::default());
+    let p1 = &ex.pages[0];
+    assert_eq!(p1.signals.garbled_glyphs, 0);
+    assert!(p1.text.contains("\u{A8} Written communications pursuant to Rule 425"), "{}", p1.text);
+}

@@ -103,6 +103,10 @@ pub struct PageSignals {
     /// Share of non-whitespace characters that are control characters, unmapped glyphs or
     /// private-use code points (§4.1 garbled test, widened to what a glyph-level reader can see).
     pub garbled_share: f64,
+    /// How many glyphs that share counts: they are left out of the page text, so this is where an
+    /// unmapped glyph shows (`scripts/check_unicode.sh` compares it with pdftotext's text).
+    #[serde(default)]
+    pub garbled_glyphs: usize,
     /// Vector drawing paths on the page (§4.1 chart signal).
     pub drawing_paths: usize,
     /// Largest share of the page area covered by one raster image (§4.1 image signal).
@@ -306,6 +310,7 @@ pub fn build_page(
         tables,
         signals: PageSignals {
             garbled_share,
+            garbled_glyphs: garbled,
             drawing_paths: graphics.paths,
             image_area_share,
             needs_vision: route.needs_vision(),
@@ -315,5 +320,24 @@ pub fn build_page(
             text_ok: route.text_ok,
             drawing_region,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glyph(c: char, x: f32) -> Glyph {
+        Glyph { c, bbox: [x, 90.0, x + 6.0, 100.0], origin: [x, 98.0], size: 10.0, dir: 0, garbled: c == '\u{FFFD}' }
+    }
+
+    #[test]
+    fn an_unmapped_glyph_is_left_out_of_the_text_and_counted_in_the_signals() {
+        let glyphs = vec![glyph('N', 10.0), glyph('\u{FFFD}', 16.0), glyph('o', 22.0)];
+        let p = build_page(1, 200.0, 200.0, glyphs, &layout::Graphics::default(), &crate::config::IngestSettings::default());
+        assert!(!p.text.contains('\u{FFFD}'), "{:?}", p.text);
+        assert!(p.text.contains('N') && p.text.contains('o'), "{:?}", p.text);
+        assert_eq!(p.signals.garbled_glyphs, 1);
+        assert!((p.signals.garbled_share - 1.0 / 3.0).abs() < 1e-9);
     }
 }

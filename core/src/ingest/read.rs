@@ -116,6 +116,17 @@ fn glyph_dir(ex: Vec2) -> u8 {
     }
 }
 
+/// Symbol fonts (Wingdings, Symbol) are TrueType fonts with a (3,0) cmap, whose codes live at
+/// U+F020–F0FF; many writers put those private-use values into the ToUnicode map (the checkboxes of
+/// 10-K cover pages: Wingdings `<0085> <F0A8>`). pdftotext folds them back to the one-byte code
+/// (`Yes x No o`); so do we, rather than drop the glyph as unmapped (`scripts/check_unicode.sh`).
+fn fold_symbol_font_code(c: char) -> char {
+    match c as u32 {
+        u @ 0xF020..=0xF0FF => char::from_u32(u - 0xF000).unwrap_or(c),
+        _ => c,
+    }
+}
+
 fn is_garbage(c: char) -> bool {
     let u = c as u32;
     u < 32 && !c.is_whitespace()
@@ -196,6 +207,12 @@ impl<'a> Device<'a> for Collector {
             let dir = glyph_dir(ex);
             let origin = [o.x as f32, o.y as f32];
             let mut push = |c: char, bbox| {
+                // ToUnicode `<0000>` says "no text" (writers map .notdef, drawn as a space, there):
+                // nothing to read, as pdftotext has it, rather than a garbled control character.
+                if c == '\0' {
+                    return;
+                }
+                let c = fold_symbol_font_code(c);
                 let garbled = is_garbage(c);
                 self.glyphs.push(Glyph {
                     c,
@@ -360,5 +377,21 @@ fn run_page<T>(f: impl FnOnce() -> T) -> Option<T> {
     #[cfg(target_arch = "wasm32")]
     {
         Some(f())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbol_font_codes_read_as_pdftotext_reads_them_and_other_private_use_stays_garbage() {
+        // Wingdings checkboxes of a 10-K cover page, mapped by ToUnicode into U+F0xx.
+        assert_eq!(fold_symbol_font_code('\u{F078}'), 'x');
+        assert_eq!(fold_symbol_font_code('\u{F0A8}'), '\u{A8}');
+        assert!(!is_garbage(fold_symbol_font_code('\u{F06F}')));
+        assert!(is_garbage(fold_symbol_font_code('\u{E000}')));
+        assert!(is_garbage(fold_symbol_font_code('\u{F01F}')), "a control code stays garbage");
+        assert_eq!(fold_symbol_font_code('A'), 'A');
     }
 }
