@@ -26,4 +26,4 @@ SEED="${2:-$(date +%s)}"
 shift $(( $# > 2 ? 2 : $# )) || true
 EXE=$(build | tail -1)
 [ -x "$EXE" ] || { echo "fuzz.sh: the harness did not build" >&2; exit 2; }
-exec "$EXE" --seconds "$SECONDS_" --seed "$SEED" "$@"
+exec "$EXE" --seconds "$SECONDS_" --seed "$SEED" --timeout 10 "$@"
