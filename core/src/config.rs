@@ -276,7 +276,7 @@ pub struct IngestSettings {
     /// Cost estimate: output tokens expected per vision call (prose + tables + charts as JSON).
     pub vision_output_tokens: u64,
     /// Per-page work budget: content-stream operators one page may run, a form XObject's operators
-    /// counted every time it is drawn. Beyond it the page keeps what was read before and gets a
+    /// counted every time it is drawn and each byte of shown text as one more. Beyond it the page keeps what was read before and gets a
     /// warning; raise it for a page that really is that dense. The densest page of the corpus runs
     /// ≈ 110,000 (a 10-K's financial statements); two million is read in about a second.
     pub max_page_operators: u64,

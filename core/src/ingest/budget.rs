@@ -4,7 +4,8 @@
 //! hayro interprets a page to the end and cannot be stopped from a device, and a form XObject is
 //! interpreted again every time it is drawn. A huge content stream, or ten forms each drawing the
 //! next one ten times ("billion laughs" with `Do`, bounded by hayro only at 50 levels), would keep
-//! the worker busy for hours. So the page is costed first: every content operator is one unit, a
+//! the worker busy for hours. So the page is costed first: every content operator is one unit, and
+//! so is every byte of a shown string (a glyph, at most); a
 //! `Do` of a form costs the form's own operators (recursively, each form costed once and
 //! remembered), and every form drawn also costs its decoded bytes. When the page is within
 //! `max_page_operators` and `max_page_content_bytes` it is interpreted as it is; otherwise its content
@@ -171,6 +172,22 @@ impl Scan {
                         _ => None,
                     })
                     .unwrap_or(0),
+                ..Default::default()
+            },
+            // Every byte of a shown string may be a glyph, and hayro does per-glyph work (font
+            // lookups, transforms) whether or not the device keeps it: a glyph is an operator.
+            b"Tj" | b"'" | b"\"" | b"TJ" => Cost {
+                operators: op
+                    .operands()
+                    .map(|o| match o {
+                        Object::String(t) => t.as_bytes().len() as u64,
+                        Object::Array(a) => a
+                            .iter::<hayro_syntax::object::String<'_>>()
+                            .map(|t| t.as_bytes().len() as u64)
+                            .sum(),
+                        _ => 0,
+                    })
+                    .sum(),
                 ..Default::default()
             },
             _ => Cost::default(),
