@@ -275,6 +275,15 @@ pub struct IngestSettings {
     pub vision_image_tokens: u64,
     /// Cost estimate: output tokens expected per vision call (prose + tables + charts as JSON).
     pub vision_output_tokens: u64,
+    /// Per-page work budget: content-stream operators one page may run, a form XObject's operators
+    /// counted every time it is drawn and each byte of shown text as one more. Beyond it the page keeps what was read before and gets a
+    /// warning; raise it for a page that really is that dense. The densest page of the corpus runs
+    /// ≈ 110,000 (a 10-K's financial statements); two million is read in about a second.
+    pub max_page_operators: u64,
+    /// Per-page work budget: bytes of decoded content one page may read, its content streams plus
+    /// every form XObject each time it is drawn. Beyond it, as for `max_page_operators`. The
+    /// corpus' largest page reads ≈ 1 MB.
+    pub max_page_content_bytes: u64,
 }
 
 /// §4.1: which pages the vision path sees.
@@ -322,6 +331,8 @@ impl Default for IngestSettings {
             vision_mode: VisionMode::Off,
             vision_image_tokens: 765,
             vision_output_tokens: 1200,
+            max_page_operators: 2_000_000,
+            max_page_content_bytes: 64 << 20,
         }
     }
 }

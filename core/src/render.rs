@@ -17,6 +17,12 @@ use hayro::{render, PixmapSettings, RenderCache, RenderSettings};
 /// the worker's memory (a 1.5× A0 poster would be ~5000 px).
 pub const MAX_SIDE_PX: f32 = 4000.0;
 
+/// The largest image (declared width × height) a page may draw: hayro sizes its decode buffers
+/// from the declared width before looking at the data, so `/Width 4294967295` on a 10-byte image
+/// asks for gigabytes and aborts the process (found by tests/fuzz_ingest.rs). 2²⁸ pixels is a
+/// 16,000 × 16,000 scan; the corpus' largest image is far below.
+pub const MAX_IMAGE_PIXELS: u64 = 1 << 28;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderedPage {
     pub png: Vec<u8>,
@@ -97,6 +103,25 @@ fn pixmap_of(pdf: &Pdf, page: u32, scale: f32) -> Result<(Pixmap, (f32, f32), f3
     let (w, h) = p.render_dimensions();
     if !(w > 0.0 && h > 0.0) {
         return Err(format!("page {page} has no size"));
+    }
+    // The per-page work budget of ingestion (ingest/budget.rs), at its defaults: the renderer has no
+    // settings of its own, and a page ingestion had to cut would keep the renderer busy as long.
+    let budget = crate::config::IngestSettings::default();
+    match crate::ingest::budget::plan(p, &budget) {
+        crate::ingest::budget::Plan::Cut { cost, .. } => {
+            return Err(format!(
+                "page {page} is too complex to draw: at least {} operators and {} bytes of content, beyond \
+                 the per-page work budget ({} operators, {} bytes)",
+                cost.operators, cost.bytes, budget.max_page_operators, budget.max_page_content_bytes
+            ))
+        }
+        crate::ingest::budget::Plan::Whole(cost) if cost.largest_image > MAX_IMAGE_PIXELS => {
+            return Err(format!(
+                "page {page} could not be drawn: it has an image declared {} pixels large (at most {MAX_IMAGE_PIXELS})",
+                cost.largest_image
+            ))
+        }
+        _ => {}
     }
     let scale = scale.clamp(0.1, 8.0).min(MAX_SIDE_PX / w.max(h));
     let cache = RenderCache::new();

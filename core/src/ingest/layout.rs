@@ -348,6 +348,9 @@ fn inside(b: &BBox, t: &BBox, slack: f32) -> bool {
 }
 
 /// Blocks in reading order and the page text (blocks separated by blank lines).
+/// Blocks a fragment may join, counted back from the latest (see `blocks_with_tables`).
+const BLOCK_WINDOW: usize = 512;
+
 pub fn blocks_with_tables(
     lay: &Layout,
     tables: &[Table],
@@ -375,7 +378,11 @@ pub fn blocks_with_tables(
     let mut blocks: Vec<TextBlock> = vec![];
     for f in frags {
         let mut best: Option<(usize, f32)> = None;
-        for (i, b) in blocks.iter().enumerate() {
+        // Fragments come top to bottom, so a fragment joins one of the latest blocks; looking at
+        // the last `BLOCK_WINDOW` only keeps a page of 100,000 one-line blocks (a hostile content
+        // stream) from costing 10¹⁰ comparisons. Real pages have far fewer blocks than the window.
+        let from = blocks.len().saturating_sub(BLOCK_WINDOW);
+        for (i, b) in blocks.iter().enumerate().skip(from) {
             if b.dir != f.dir {
                 continue;
             }
@@ -599,7 +606,9 @@ fn split_columns(idx: Vec<usize>, boxes: &[BBox], out: &mut Vec<usize>, depth: u
     let mut cols: Vec<Vec<usize>> = vec![vec![]; g.len() + 1];
     for i in idx {
         let cx = boxes[i][0];
-        let k = g.iter().filter(|(a, _)| cx >= *a).count();
+        // Gutters are in ascending order: a binary search, not a scan (a hostile page can have
+        // as many gutters as boxes).
+        let k = g.partition_point(|(a, _)| cx >= *a);
         cols[k].push(i);
     }
     for c in cols {

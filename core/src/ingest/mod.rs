@@ -14,6 +14,8 @@
 //! Invariant: nothing here panics on PDF-derived data or hangs on it; whatever could not be read
 //! becomes a line in `Extracted::warnings` and the rest of the document still comes through.
 
+#[cfg(feature = "pdf")]
+pub(crate) mod budget;
 pub mod chunk;
 mod docs;
 mod figure;

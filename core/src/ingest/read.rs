@@ -12,10 +12,13 @@ use hayro_interpret::{
     BlendMode, ClipPath, Context, Device, DrawMode, DrawProps, Image, ImageDrawProps,
     InterpreterCache, InterpreterSettings, SoftMask, TransformExt,
 };
+use hayro_syntax::content::TypedIter;
 use hayro_syntax::Pdf;
+use super::budget::Plan;
 
-/// Per-page work budget (issue 3 deliverable 5): glyphs and paths beyond these are not collected, so
-/// a pathological content stream costs bounded memory and layout time.
+/// Device-side caps (issue 3 deliverable 5): glyphs and paths beyond these are not collected, so a
+/// dense page costs bounded memory and layout time. What the interpreter may run at all is the
+/// per-page budget of `budget.rs` (`max_page_operators`, `max_page_content_bytes`).
 const MAX_GLYPHS: usize = 200_000;
 const MAX_PATHS_KEPT: usize = 20_000;
 
@@ -312,6 +315,7 @@ pub(super) fn extract(
         let number = i as u32 + 1;
         let (width, height) = page.render_dimensions();
         let outcome = run_page(|| {
+            let plan = super::budget::plan(page, settings);
             let settings_i = InterpreterSettings {
                 warning_sink: std::sync::Arc::new(|_| {}),
                 ..Default::default()
@@ -325,11 +329,27 @@ pub(super) fn extract(
                 settings_i,
             );
             let mut dev = Collector::new();
-            hayro_interpret::interpret_page(page, &mut ctx, &mut dev);
-            dev
+            match &plan {
+                Plan::Whole(_) => hayro_interpret::interpret_page(page, &mut ctx, &mut dev),
+                Plan::Cut { content_end, .. } => {
+                    let content = page.page_stream().unwrap_or(&[]);
+                    let ops = TypedIter::new(&content[..(*content_end).min(content.len())]);
+                    hayro_interpret::interpret(ops, page.resources(), &mut ctx, &mut dev);
+                }
+            }
+            (dev, plan)
         });
         match outcome {
-            Some(dev) => {
+            Some((dev, plan)) => {
+                if let Plan::Cut { cost, .. } = plan {
+                    ex.warnings.push(format!(
+                        "{source} page {number}: the page's content is beyond the per-page work budget \
+                         (at least {} operators and {} bytes of content; ingest.max_page_operators = {}, \
+                         ingest.max_page_content_bytes = {}); only what comes before was read — raise \
+                         those settings to read the whole page",
+                        cost.operators, cost.bytes, settings.max_page_operators, settings.max_page_content_bytes
+                    ));
+                }
                 if dev.overflow {
                     ex.warnings.push(format!(
                         "{source} page {number}: more than {MAX_GLYPHS} glyphs; the rest of the page was not read"

@@ -214,6 +214,8 @@ mod tests {
             "retrieval.dense_weight",
             "retrieval.k_narrative",
             "ingest.chunk_target_chars",
+            "ingest.max_page_operators",
+            "ingest.max_page_content_bytes",
             "budgets.planner.max_tokens",
             "budgets.entailment.temperature",
             "weights.fact_numeric",
@@ -244,6 +246,7 @@ mod tests {
         assert!(help("pipeline.claim_concurrency").contains("concurrently"));
         assert!(help("retrieval.max_hits_per_page").contains("page"));
         assert!(help("models.embedding_dimensions").contains("dimensionality"));
+        assert!(help("ingest.max_page_operators").contains("work budget"));
     }
 
     #[test]

@@ -1,0 +1,243 @@
+//! The per-page work budget (issue 3 deliverable 5): how much a page's content may make the
+//! interpreter do, decided before it runs.
+//!
+//! hayro interprets a page to the end and cannot be stopped from a device, and a form XObject is
+//! interpreted again every time it is drawn. A huge content stream, or ten forms each drawing the
+//! next one ten times ("billion laughs" with `Do`, bounded by hayro only at 50 levels), would keep
+//! the worker busy for hours. So the page is costed first: every content operator is one unit, and
+//! so is every byte of a shown string (a glyph, at most); a
+//! `Do` of a form costs the form's own operators (recursively, each form costed once and
+//! remembered), and every form drawn also costs its decoded bytes. When the page is within
+//! `max_page_operators` and `max_page_content_bytes` it is interpreted as it is; otherwise its content
+//! stream is cut after the last operator that fits (annotations are then not drawn), so the page
+//! keeps what was read before and gets a warning naming the setting.
+//!
+//! The renderer (`render.rs`) uses the same costing and refuses a page over budget, or one with an
+//! image declared too large to decode.
+
+use crate::config::IngestSettings;
+use hayro_syntax::content::{Instruction, UntypedIter};
+use hayro_syntax::object::dict::keys::{ANNOTS, AP, FORM, H, HEIGHT, IMAGE, N, RESOURCES, SUBTYPE, W, WIDTH};
+use hayro_syntax::object::{Array, Dict, Name, Object, ObjectIdentifier, Stream};
+use hayro_syntax::page::{Page, Resources};
+use std::collections::HashMap;
+
+/// hayro stops nesting forms, patterns and Type3 glyphs at this depth (`context.rs`); costing
+/// stops there too.
+const MAX_DEPTH: u32 = 50;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Cost {
+    pub operators: u64,
+    pub bytes: u64,
+    /// Width × height of the largest image drawn, as declared. Ingestion never decodes images;
+    /// the renderer does, and hayro sizes its buffers from the declared width (render.rs).
+    pub largest_image: u64,
+}
+
+impl Cost {
+    fn add(self, o: Cost) -> Cost {
+        Cost {
+            operators: self.operators.saturating_add(o.operators),
+            bytes: self.bytes.saturating_add(o.bytes),
+            largest_image: self.largest_image.max(o.largest_image),
+        }
+    }
+
+    fn operator() -> Cost {
+        Cost { operators: 1, ..Default::default() }
+    }
+}
+
+/// Declared pixels of an image dictionary (an XObject's or an inline image's abbreviations).
+fn image_pixels(d: &Dict<'_>) -> u64 {
+    let side = |long: &[u8], short: &[u8]| d.get::<u32>(long).or_else(|| d.get::<u32>(short)).unwrap_or(0) as u64;
+    side(WIDTH, W) * side(HEIGHT, H)
+}
+
+/// What the interpreter will be asked to do with one page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// Within budget: interpret the page as it is (content and annotations).
+    Whole(Cost),
+    /// Over budget: interpret the first `content_end` bytes of the decoded page content only.
+    /// `cost` is what the page would have cost, as far as it was counted (at least the limit).
+    Cut { content_end: usize, cost: Cost },
+}
+
+/// Cost `page` and decide how much of it to interpret.
+pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
+    let limit = Cost {
+        operators: s.max_page_operators,
+        bytes: s.max_page_content_bytes,
+        largest_image: u64::MAX,
+    };
+    let content = page.page_stream().unwrap_or(&[]);
+    let mut scan = Scan {
+        limit,
+        memo: HashMap::new(),
+    };
+    // The page's own decoded content counts as bytes read, and no more than the limit is scanned.
+    let readable = content.len().min(usize::try_from(limit.bytes).unwrap_or(usize::MAX));
+    let mut used = Cost {
+        bytes: readable as u64,
+        ..Default::default()
+    };
+    let mut end = 0usize;
+    let data = &content[..readable];
+    let mut ops = UntypedIter::new(data);
+    while let Some(op) = ops.next() {
+        let c = Cost::operator().add(scan.operator(&op, page.resources(), 1));
+        let next = used.add(c);
+        if over(next, limit) {
+            return Plan::Cut {
+                content_end: end,
+                cost: next,
+            };
+        }
+        used = next;
+        // The end of this operator in `data`: the operator name is a slice of it unless escaped.
+        let name: &[u8] = &op.operator;
+        let at = (name.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+        if at <= data.len() && at + name.len() <= data.len() {
+            end = at + name.len();
+        }
+    }
+    if readable < content.len() {
+        return Plan::Cut {
+            content_end: end,
+            cost: used.add(Cost {
+                bytes: (content.len() - readable) as u64,
+                ..Default::default()
+            }),
+        };
+    }
+    // Annotation appearances are forms too.
+    if let Some(annots) = page.raw().get::<Array<'_>>(ANNOTS) {
+        for annot in annots.iter::<Dict<'_>>() {
+            let Some(ap) = annot.get::<Dict<'_>>(AP) else { continue };
+            let mut forms: Vec<Stream<'_>> = vec![];
+            if let Some(n) = ap.get::<Stream<'_>>(N) {
+                forms.push(n);
+            } else if let Some(states) = ap.get::<Dict<'_>>(N) {
+                forms.extend(states.keys().take(64).filter_map(|k| states.get::<Stream<'_>>(k)));
+            }
+            for f in forms {
+                used = used.add(scan.form(&f, page.resources(), 1));
+                if over(used, limit) {
+                    return Plan::Cut {
+                        content_end: data.len(),
+                        cost: used,
+                    };
+                }
+            }
+        }
+    }
+    Plan::Whole(used)
+}
+
+fn over(c: Cost, limit: Cost) -> bool {
+    c.operators > limit.operators || c.bytes > limit.bytes
+}
+
+fn last_name<'b, 'a: 'b>(operands: impl Iterator<Item = &'b Object<'a>>) -> Option<Name<'a>> {
+    operands
+        .filter_map(|o| match o {
+            Object::Name(n) => Some(n.clone()),
+            _ => None,
+        })
+        .last()
+}
+
+struct Scan {
+    limit: Cost,
+    /// Each form costed once; a form still being costed when it is met again (a cycle) is
+    /// taken as over budget, since hayro would expand it up to 50 levels deep.
+    memo: HashMap<ObjectIdentifier, Option<Cost>>,
+}
+
+impl Scan {
+    /// What one operator adds beyond itself: a form drawn, an image's size.
+    fn operator<'a>(&mut self, op: &Instruction<'_, '_>, res: &Resources<'a>, depth: u32) -> Cost {
+        match &**op.operator {
+            b"Do" => match last_name(op.operands()).and_then(|name| res.get_x_object(&name)) {
+                Some(s) => self.form(&s, res, depth),
+                None => Cost::default(),
+            },
+            b"BI" => Cost {
+                largest_image: op
+                    .operands()
+                    .find_map(|o| match o {
+                        Object::Stream(s) => Some(image_pixels(s.dict())),
+                        _ => None,
+                    })
+                    .unwrap_or(0),
+                ..Default::default()
+            },
+            // Every byte of a shown string may be a glyph, and hayro does per-glyph work (font
+            // lookups, transforms) whether or not the device keeps it: a glyph is an operator.
+            b"Tj" | b"'" | b"\"" | b"TJ" => Cost {
+                operators: op
+                    .operands()
+                    .map(|o| match o {
+                        Object::String(t) => t.as_bytes().len() as u64,
+                        Object::Array(a) => a
+                            .iter::<hayro_syntax::object::String<'_>>()
+                            .map(|t| t.as_bytes().len() as u64)
+                            .sum(),
+                        _ => 0,
+                    })
+                    .sum(),
+                ..Default::default()
+            },
+            _ => Cost::default(),
+        }
+    }
+
+    /// What drawing `stream` once costs (nothing when it is not a form: images are one `Do`).
+    fn form<'a>(&mut self, stream: &Stream<'a>, outer: &Resources<'a>, depth: u32) -> Cost {
+        let dict = stream.dict();
+        let subtype = dict.get::<Name<'_>>(SUBTYPE);
+        if subtype.as_deref() == Some(IMAGE) {
+            return Cost { largest_image: image_pixels(dict), ..Default::default() };
+        }
+        if depth >= MAX_DEPTH || subtype.as_deref() != Some(FORM) {
+            return Cost::default();
+        }
+        let id = stream.obj_id();
+        match self.memo.get(&id) {
+            Some(Some(c)) => return *c,
+            Some(None) => return self.beyond(),
+            None => {}
+        }
+        self.memo.insert(id, None);
+        let Ok(data) = stream.decoded_data() else {
+            self.memo.insert(id, Some(Cost::default()));
+            return Cost::default();
+        };
+        let own = dict.get::<Dict<'_>>(RESOURCES).map(Resources::new);
+        let res = own.as_ref().unwrap_or(outer);
+        let mut c = Cost {
+            bytes: data.len() as u64,
+            ..Default::default()
+        };
+        let mut ops = UntypedIter::new(&data[..]);
+        while let Some(op) = ops.next() {
+            c = c.add(Cost::operator()).add(self.operator(&op, res, depth + 1));
+            if over(c, self.limit) {
+                break;
+            }
+        }
+        self.memo.insert(id, Some(c));
+        c
+    }
+
+    fn beyond(&self) -> Cost {
+        Cost {
+            operators: self.limit.operators.saturating_add(1),
+            bytes: self.limit.bytes.saturating_add(1),
+            largest_image: 0,
+        }
+    }
+}
+

@@ -1,0 +1,140 @@
+//! The per-page work budget (issue 3 deliverable 5) on generated pathological PDFs: a page whose
+//! content would run for minutes costs that page a warning and a few seconds, and the rest of the
+//! document still comes through.
+#![cfg(feature = "pdf")]
+
+use clair_core::config::IngestSettings;
+use clair_core::ingest;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+fn deflate(b: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(b).unwrap();
+    e.finish().unwrap()
+}
+
+fn stream(dict: &str, data: &[u8]) -> Vec<u8> {
+    let z = deflate(data);
+    let mut s = format!("<< {dict} /Length {} /Filter /FlateDecode >>\nstream\n", z.len()).into_bytes();
+    s.extend_from_slice(&z);
+    s.extend_from_slice(b"\nendstream");
+    s
+}
+
+/// A PDF of numbered objects (1 = catalog) with a correct cross-reference table.
+fn pdf(objs: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = vec![];
+    for (k, o) in objs.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", k + 1).as_bytes());
+        out.extend_from_slice(o);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objs.len() + 1).as_bytes());
+    out
+}
+
+const FONT: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+
+/// Two pages: page 1 is `hostile` (content after the text "Read before the flood"), page 2 is plain
+/// text. Objects: 1 catalog, 2 pages, 3 font, 4 page 1, 5 its content, 6 page 2, 7 its content,
+/// then `extra` (forms).
+fn two_pages(hostile: &[u8], xobjects: &str, extra: Vec<Vec<u8>>) -> Vec<u8> {
+    let mut c1 = b"BT /F1 12 Tf 72 720 Td (Read before the flood) Tj ET\n".to_vec();
+    c1.extend_from_slice(hostile);
+    let mut objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>".to_vec(),
+        FONT.as_bytes().to_vec(),
+        format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << {xobjects} >> >> /Contents 5 0 R >>").into_bytes(),
+        stream("", &c1),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>".to_vec(),
+        stream("", b"BT /F1 12 Tf 72 720 Td (The second page is intact) Tj ET"),
+    ];
+    objs.extend(extra);
+    pdf(&objs)
+}
+
+fn budget_warning(ex: &ingest::Extracted) -> Option<&String> {
+    ex.warnings.iter().find(|w| w.contains("page 1") && w.contains("ingest.max_page_operators"))
+}
+
+/// 7.5 million operators on one page (35 MB decoded from a few hundred KB): cut at the budget, a warning
+/// naming the page and the setting, the text before the flood and the next page kept.
+#[test]
+fn huge_operator_stream_costs_its_page_a_warning_and_seconds_not_minutes() {
+    let flood = b"0 0 m 9 9 l S ".repeat(10_000_000 / 4);
+    let bytes = two_pages(&flood, "", vec![]);
+    let t = Instant::now();
+    let ex = ingest::extract(&bytes, "flood.pdf", &IngestSettings::default());
+    let took = t.elapsed();
+    eprintln!("huge operator stream: extract took {:.2} s, {} bytes of PDF", took.as_secs_f64(), bytes.len());
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    let w = budget_warning(&ex).unwrap_or_else(|| panic!("no budget warning in {:?}", ex.warnings));
+    assert!(w.contains("max_page_content_bytes"), "{w}");
+    assert_eq!(ex.pages.len(), 2);
+    assert!(ex.pages[0].text.contains("Read before the flood"), "{}", ex.pages[0].text);
+    assert!(ex.pages[1].text.contains("The second page is intact"));
+    assert!(ingest::documents(&ex, &IngestSettings::default()).len() >= 2);
+    // Raising the setting reads the page whole (and warns no more).
+    let s = IngestSettings { max_page_operators: 20_000_000, ..Default::default() };
+    let small = two_pages(&b"0 0 m 9 9 l S ".repeat(400_000), "", vec![]);
+    assert!(budget_warning(&ingest::extract(&small, "f.pdf", &IngestSettings { max_page_operators: 1_000_000, ..Default::default() })).is_some());
+    assert!(budget_warning(&ingest::extract(&small, "f.pdf", &s)).is_none());
+}
+
+/// "Billion laughs" with form XObjects: X9 draws X8 ten times, … , X0 draws a line: 10⁹ operators
+/// from a few hundred bytes. The `Do` is not followed, the page keeps its text, and it is quick.
+#[test]
+fn form_xobject_fan_out_is_not_expanded_and_the_page_keeps_its_text() {
+    let first = 8; // objects 8.. are the forms X0..X9
+    let mut forms = vec![];
+    for k in 0..10 {
+        let (content, res) = if k == 0 {
+            (b"0 0 m 100 100 l S".to_vec(), String::new())
+        } else {
+            (format!("/X{} Do ", k - 1).repeat(10).into_bytes(), format!("/Resources << /XObject << /X{} {} 0 R >> >>", k - 1, first + k - 1))
+        };
+        forms.push(stream(&format!("/Type /XObject /Subtype /Form /BBox [0 0 612 792] {res}"), &content));
+    }
+    let bytes = two_pages(b"/X9 Do\nBT /F1 12 Tf 72 600 Td (After the forms) Tj ET", &format!("/X9 {} 0 R", first + 9), forms);
+    let t = Instant::now();
+    let ex = ingest::extract(&bytes, "laughs.pdf", &IngestSettings::default());
+    let took = t.elapsed();
+    eprintln!("form fan-out: extract took {:.3} s", took.as_secs_f64());
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let w = budget_warning(&ex).unwrap_or_else(|| panic!("no budget warning in {:?}", ex.warnings));
+    assert!(w.contains("operators"), "{w}");
+    assert!(ex.pages[0].text.contains("Read before the flood"));
+    assert!(ex.pages[1].text.contains("The second page is intact"));
+    // The viewer refuses to draw the page rather than spend hours on it, and draws page 2.
+    let e = clair_core::render::render_page(&bytes, 1, 0.5).unwrap_err();
+    assert!(e.contains("too complex to draw"), "{e}");
+    assert!(clair_core::render::render_page(&bytes, 2, 0.5).is_ok());
+}
+
+/// Two forms that draw each other twice: followed blindly that is 2⁵⁰ draws before hayro's nesting
+/// limit stops it. It must neither hang nor cost the page its text.
+#[test]
+fn forms_drawing_each_other_do_not_hang() {
+    let form = |other: &str, id: u32| {
+        stream(
+            &format!("/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /{other} {id} 0 R >> >>"),
+            format!("0 0 m 1 1 l S /{other} Do /{other} Do").as_bytes(),
+        )
+    };
+    let bytes = two_pages(b"/A Do", "/A 8 0 R", vec![form("B", 9), form("A", 8)]);
+    let t = Instant::now();
+    let ex = ingest::extract(&bytes, "cycle.pdf", &IngestSettings::default());
+    eprintln!("form cycle: extract took {:.3} s, warnings {:?}", t.elapsed().as_secs_f64(), ex.warnings);
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert!(ex.pages[0].text.contains("Read before the flood"));
+    assert!(ex.pages[1].text.contains("The second page is intact"));
+}
