@@ -22,7 +22,18 @@ const USAGE: &str = "usage:
   clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
 
 Model endpoint: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY,
-CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.";
+CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.
+PDF pages are read on every core; CLAIR_THREADS=N limits that (1 reads on one thread).";
+
+/// Threads to read a PDF's pages on: `CLAIR_THREADS` when it is a positive number, else every core
+/// the process may use. The output does not depend on it.
+pub(crate) fn reading_threads() -> usize {
+    std::env::var("CLAIR_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();

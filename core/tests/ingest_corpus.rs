@@ -478,3 +478,23 @@ fn cover_page_checkboxes_in_a_symbol_font_read_as_pdftotext_reads_them() {
     assert_eq!(p1.signals.garbled_glyphs, 0);
     assert!(p1.text.contains("\u{A8} Written communications pursuant to Rule 425"), "{}", p1.text);
 }
+
+#[test]
+fn pages_read_on_several_threads_come_out_as_on_one() {
+    // The CLI reads pages on every core (issue 3 speed bar); the result, warnings included, must
+    // not depend on it. A small work budget gives some pages a warning, so their order is checked too.
+    let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
+    let s = IngestSettings { max_page_operators: 1_500, ..IngestSettings::default() };
+    let one = ingest::extract_on_threads(&bytes, "AMCOR_2023Q4_EARNINGS.pdf", &s, 1);
+    let three = ingest::extract_on_threads(&bytes, "AMCOR_2023Q4_EARNINGS.pdf", &s, 3);
+    assert_eq!(one.pages.len(), 14);
+    let cut = one.warnings.iter().filter(|w| w.contains("per-page work budget")).count();
+    assert!(cut >= 2, "the small budget should cut some pages: {:?}", one.warnings);
+    assert_eq!(one.warnings, three.warnings);
+    assert_eq!(ingest::extract_json(&one), ingest::extract_json(&three));
+    assert_eq!(ingest::tables_json(&one), ingest::tables_json(&three));
+    assert_eq!(
+        three.pages.iter().map(|p| p.page).collect::<Vec<_>>(),
+        (1..=14).collect::<Vec<u32>>()
+    );
+}

@@ -65,6 +65,43 @@ pub(crate) enum Plan {
     Cut { content_end: usize, cost: Cost },
 }
 
+/// [`plan`] for reading text, where the size of images does not matter: a page that is within the
+/// budget at a glance is not costed operator by operator (costing tokenises the whole content
+/// stream once more, a fifth of the time of reading a 10-K). `Whole`'s cost is then the bound the
+/// glance used, not a count.
+pub(crate) fn plan_reading(page: &Page<'_>, s: &IngestSettings) -> Plan {
+    match within_at_a_glance(page, s) {
+        Some(bound) => Plan::Whole(bound),
+        None => plan(page, s),
+    }
+}
+
+/// A bound on the page's cost without reading its operators, when the bound is within the budget.
+/// Without forms every unit of cost is at least one byte of the page's content: an operator is a
+/// token of at least one byte, a shown string byte takes at least one byte of content, and
+/// operators and strings do not overlap. Forms (drawn any number of times) and annotation
+/// appearances have no such bound, so a page with either is costed in full.
+fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
+    let len = page.page_stream().map_or(0, |c| c.len()) as u64;
+    if len > s.max_page_operators || len > s.max_page_content_bytes {
+        return None;
+    }
+    let xobjects = &page.resources().x_objects;
+    let has_form = xobjects.keys().any(|k| {
+        xobjects
+            .get::<Stream<'_>>(k.clone())
+            .is_some_and(|st| st.dict().get::<Name<'_>>(SUBTYPE).as_deref() != Some(IMAGE))
+    });
+    let has_appearance = page
+        .raw()
+        .get::<Array<'_>>(ANNOTS)
+        .is_some_and(|a| a.iter::<Dict<'_>>().any(|annot| annot.contains_key(AP)));
+    if has_form || has_appearance {
+        return None;
+    }
+    Some(Cost { operators: len, bytes: len, largest_image: 0 })
+}
+
 /// Cost `page` and decide how much of it to interpret.
 pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
     let limit = Cost {
@@ -241,3 +278,36 @@ impl Scan {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hayro_syntax::Pdf;
+
+    /// The glance is a bound, never a guess: on real pages, with budgets from far below to far
+    /// above their size, reading decides exactly as full costing does, and the glance settles
+    /// most pages of an ordinary report without costing them.
+    #[test]
+    fn the_glance_never_lets_through_a_page_that_costing_would_cut() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/financebench/pdfs/AMCOR_2023Q4_EARNINGS.pdf");
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("corpus file {path}: {e}"));
+        let pdf = Pdf::new(bytes).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+        let mut glanced = 0;
+        for limit in [500u64, 1_500, 5_000, 20_000, 2_000_000] {
+            let s = IngestSettings { max_page_operators: limit, ..IngestSettings::default() };
+            for (i, page) in pdf.pages().iter().enumerate() {
+                let whole = |p: &Plan| matches!(p, Plan::Whole(_));
+                assert_eq!(
+                    whole(&plan_reading(page, &s)),
+                    whole(&plan(page, &s)),
+                    "page {} at max_page_operators = {limit}",
+                    i + 1
+                );
+                if limit == 2_000_000 && within_at_a_glance(page, &s).is_some() {
+                    glanced += 1;
+                }
+            }
+        }
+        assert!(glanced >= 10, "only {glanced} of 14 pages were settled at a glance");
+    }
+}

@@ -82,20 +82,23 @@ fn keyed(c: &Cell, g: &Graphics, em: f32) -> bool {
     let stroke = g.hrules.iter().any(|r| {
         let (x0, x1) = (r[1].min(r[2]), r[1].max(r[2]));
         let len = x1 - x0;
+        // The cheap tests first: most of a statement's rules fail them, and the two scans below
+        // are over every rule and fill near the table (a shaded statement has thousands).
+        if !((0.5 * em..=4.0 * em).contains(&len) && (mid_lo..=mid_hi).contains(&r[0]) && ends_before(x1)) {
+            return false;
+        }
         // A grid's rule ends on a vertical rule; a key stands free.
         let free = !g.vrules.iter().any(|v| {
             let (y0, y1) = (v[1].min(v[2]), v[1].max(v[2]));
             ((v[0] - x0).abs() <= 1.5 || (v[0] - x1).abs() <= 1.5) && y0 - 1.5 <= r[0] && r[0] <= y1 + 1.5
         });
         // Nor is it the edge of a shaded box (the reader turns fill edges into rules).
-        let edge = g.fills.iter().any(|f| {
-            ((f[1] - r[0]).abs() <= 1.0 || (f[3] - r[0]).abs() <= 1.0) && f[0] <= x0 + 1.0 && f[2] >= x1 - 1.0
-        });
-        (0.5 * em..=4.0 * em).contains(&len)
-            && (mid_lo..=mid_hi).contains(&r[0])
-            && ends_before(x1)
-            && free
-            && !edge
+        let edge = || {
+            g.fills.iter().any(|f| {
+                ((f[1] - r[0]).abs() <= 1.0 || (f[3] - r[0]).abs() <= 1.0) && f[0] <= x0 + 1.0 && f[2] >= x1 - 1.0
+            })
+        };
+        free && !edge()
     });
     stroke
         || g.fills.iter().any(|b| {

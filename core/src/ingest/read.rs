@@ -278,6 +278,7 @@ pub(super) fn extract(
     bytes: &[u8],
     source: &str,
     settings: &IngestSettings,
+    threads: usize,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Extracted {
     let mut ex = Extracted {
@@ -309,72 +310,57 @@ pub(super) fn extract(
     };
     let pages = pdf.pages();
     let total = pages.len() as u32;
-    let cache = InterpreterCache::new();
+    // Fonts and decoded objects are cached per thread (hayro's cache is not shared across threads).
     let mut font_warnings = 0usize;
-    for (i, page) in pages.iter().enumerate() {
-        let number = i as u32 + 1;
-        let (width, height) = page.render_dimensions();
-        let outcome = run_page(|| {
-            let plan = super::budget::plan(page, settings);
-            let settings_i = InterpreterSettings {
-                warning_sink: std::sync::Arc::new(|_| {}),
-                ..Default::default()
-            };
-            let initial = page.initial_transform(true).to_kurbo();
-            let mut ctx = Context::new(
-                initial,
-                Rect::new(0.0, 0.0, width as f64, height as f64),
-                &cache,
-                pdf.xref(),
-                settings_i,
-            );
-            let mut dev = Collector::new();
-            match &plan {
-                Plan::Whole(_) => hayro_interpret::interpret_page(page, &mut ctx, &mut dev),
-                Plan::Cut { content_end, .. } => {
-                    let content = page.page_stream().unwrap_or(&[]);
-                    let ops = TypedIter::new(&content[..(*content_end).min(content.len())]);
-                    hayro_interpret::interpret(ops, page.resources(), &mut ctx, &mut dev);
-                }
-            }
-            (dev, plan)
-        });
-        match outcome {
-            Some((dev, plan)) => {
-                if let Plan::Cut { cost, .. } = plan {
-                    ex.warnings.push(format!(
-                        "{source} page {number}: the page's content is beyond the per-page work budget \
-                         (at least {} operators and {} bytes of content; ingest.max_page_operators = {}, \
-                         ingest.max_page_content_bytes = {}); only what comes before was read — raise \
-                         those settings to read the whole page",
-                        cost.operators, cost.bytes, settings.max_page_operators, settings.max_page_content_bytes
-                    ));
-                }
-                if dev.overflow {
-                    ex.warnings.push(format!(
-                        "{source} page {number}: more than {MAX_GLYPHS} glyphs; the rest of the page was not read"
-                    ));
-                }
-                let unmapped = dev.glyphs.iter().filter(|g| g.c == '\u{FFFD}').count();
-                if unmapped > 0 {
-                    font_warnings += 1;
-                }
-                let p = build_page(number, width, height, dev.glyphs, &dev.g, settings);
-                ex.pages.push(p);
-            }
-            None => {
-                ex.warnings.push(format!(
-                    "{source} page {number}: the page could not be interpreted and was skipped"
-                ));
-                ex.pages.push(Page {
-                    page: number,
-                    width,
-                    height,
-                    ..Default::default()
+    let mut keep = |ex: &mut Extracted, r: PageRead| {
+        ex.warnings.extend(r.warnings);
+        font_warnings += usize::from(r.unmapped);
+        let number = r.page.page;
+        ex.pages.push(r.page);
+        progress(number, total);
+    };
+    // wasm32-unknown-unknown has no threads to spawn: the worker reads on its own one.
+    #[cfg(target_arch = "wasm32")]
+    let threads = 1;
+    let threads = threads.clamp(1, pages.len().max(1));
+    if threads == 1 {
+        let cache = InterpreterCache::new();
+        for i in 0..pages.len() {
+            keep(&mut ex, read_page(&pdf, &pages[i], i as u32 + 1, &cache, settings, source));
+        }
+    } else {
+        // Pages are independent until the whole-document passes below, so they are read on
+        // `threads` threads, each taking the next unread page; results are put back in page order
+        // (the output is the same as on one thread) and progress is reported in that order.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, PageRead)>();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (next, pdf, pages) = (&next, &pdf, &pages);
+                scope.spawn(move || {
+                    let cache = InterpreterCache::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= pages.len() || tx.send((i, read_page(pdf, &pages[i], i as u32 + 1, &cache, settings, source))).is_err() {
+                            break;
+                        }
+                    }
                 });
             }
-        }
-        progress(number, total);
+            drop(tx);
+            let mut done: Vec<Option<PageRead>> = (0..pages.len()).map(|_| None).collect();
+            let mut at = 0;
+            for (i, r) in rx {
+                if let Some(slot) = done.get_mut(i) {
+                    *slot = Some(r);
+                }
+                while let Some(r) = done.get_mut(at).and_then(Option::take) {
+                    keep(&mut ex, r);
+                    at += 1;
+                }
+            }
+        });
     }
     if font_warnings > 0 {
         ex.warnings.push(format!(
@@ -385,6 +371,77 @@ pub(super) fn extract(
     super::furniture::mark(&mut ex.pages);
     super::table::link_continuations(&mut ex.pages);
     ex
+}
+
+/// One page as read: the page, its warnings, and whether it has glyphs without Unicode.
+struct PageRead {
+    page: Page,
+    warnings: Vec<String>,
+    unmapped: bool,
+}
+
+/// Interpret one page within the work budget and build it (layout, tables, signals). A panic in
+/// the interpreter costs this page only (natively; see [`run_page`]).
+fn read_page<'a>(
+    pdf: &'a Pdf,
+    page: &hayro_syntax::page::Page<'a>,
+    number: u32,
+    cache: &InterpreterCache<'a>,
+    settings: &IngestSettings,
+    source: &str,
+) -> PageRead {
+    let (width, height) = page.render_dimensions();
+    let outcome = run_page(|| {
+        let plan = super::budget::plan_reading(page, settings);
+        let settings_i = InterpreterSettings {
+            warning_sink: std::sync::Arc::new(|_| {}),
+            ..Default::default()
+        };
+        let initial = page.initial_transform(true).to_kurbo();
+        let mut ctx = Context::new(
+            initial,
+            Rect::new(0.0, 0.0, width as f64, height as f64),
+            cache,
+            pdf.xref(),
+            settings_i,
+        );
+        let mut dev = Collector::new();
+        match &plan {
+            Plan::Whole(_) => hayro_interpret::interpret_page(page, &mut ctx, &mut dev),
+            Plan::Cut { content_end, .. } => {
+                let content = page.page_stream().unwrap_or(&[]);
+                let ops = TypedIter::new(&content[..(*content_end).min(content.len())]);
+                hayro_interpret::interpret(ops, page.resources(), &mut ctx, &mut dev);
+            }
+        }
+        (dev, plan)
+    });
+    let mut warnings = vec![];
+    let Some((dev, plan)) = outcome else {
+        warnings.push(format!("{source} page {number}: the page could not be interpreted and was skipped"));
+        return PageRead {
+            page: Page { page: number, width, height, ..Default::default() },
+            warnings,
+            unmapped: false,
+        };
+    };
+    if let Plan::Cut { cost, .. } = plan {
+        warnings.push(format!(
+            "{source} page {number}: the page's content is beyond the per-page work budget \
+             (at least {} operators and {} bytes of content; ingest.max_page_operators = {}, \
+             ingest.max_page_content_bytes = {}); only what comes before was read — raise \
+             those settings to read the whole page",
+            cost.operators, cost.bytes, settings.max_page_operators, settings.max_page_content_bytes
+        ));
+    }
+    if dev.overflow {
+        warnings.push(format!(
+            "{source} page {number}: more than {MAX_GLYPHS} glyphs; the rest of the page was not read"
+        ));
+    }
+    let unmapped = dev.glyphs.iter().any(|g| g.c == '\u{FFFD}');
+    let page = build_page(number, width, height, dev.glyphs, &dev.g, settings);
+    PageRead { page, warnings, unmapped }
 }
 
 /// Natively a panic inside the interpreter costs the page (`catch_unwind`); in wasm a panic aborts
