@@ -108,6 +108,13 @@ fn pixmap_of(pdf: &Pdf, page: u32, scale: f32) -> Result<(Pixmap, (f32, f32), f3
     // settings of its own, and a page ingestion had to cut would keep the renderer busy as long.
     let budget = crate::config::IngestSettings::default();
     match crate::ingest::budget::plan(p, &budget) {
+        crate::ingest::budget::Plan::Cut { cost, .. } if cost.text_bytes > crate::ingest::budget::MAX_TEXT_BYTES => {
+            return Err(format!(
+                "page {page} is too complex to draw: more than {} glyphs (at least {} bytes of shown text)",
+                crate::ingest::budget::MAX_GLYPHS,
+                cost.text_bytes
+            ))
+        }
         crate::ingest::budget::Plan::Cut { cost, .. } => {
             return Err(format!(
                 "page {page} is too complex to draw: at least {} operators and {} bytes of content, beyond \

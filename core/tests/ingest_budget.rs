@@ -138,3 +138,28 @@ fn forms_drawing_each_other_do_not_hang() {
     assert!(ex.pages[0].text.contains("Read before the flood"));
     assert!(ex.pages[1].text.contains("The second page is intact"));
 }
+
+/// A text flood: 1.2 million glyphs of shown strings on one page, within the operator budget. The
+/// reader keeps 200,000 glyphs of a page, so the page is cut after twice that many bytes of text
+/// rather than interpreted to the end: the warning says so, the page starts with what came first,
+/// and the next page is intact.
+#[test]
+fn a_text_flood_is_cut_after_the_glyphs_the_reader_keeps() {
+    let line = format!("BT /F1 1 Tf 10 10 Td ({}) Tj ET\n", "x".repeat(1_000));
+    let flood = line.repeat(1_200).into_bytes();
+    let bytes = two_pages(&flood, "", vec![]);
+    let t = Instant::now();
+    let ex = ingest::extract(&bytes, "text-flood.pdf", &IngestSettings::default());
+    let took = t.elapsed();
+    eprintln!("text flood: extract took {:.2} s", took.as_secs_f64());
+    let w = ex
+        .warnings
+        .iter()
+        .find(|w| w.contains("page 1") && w.contains("more than 200000 glyphs"))
+        .unwrap_or_else(|| panic!("no glyph warning in {:?}", ex.warnings));
+    assert!(w.contains("bytes of shown text"), "cut by the budget, not only dropped by the reader: {w}");
+    assert!(budget_warning(&ex).is_none(), "the operator budget was not what cut it: {:?}", ex.warnings);
+    assert!(ex.pages[0].text.contains("Read before the flood"));
+    assert!(ex.pages[1].text.contains("The second page is intact"));
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+}

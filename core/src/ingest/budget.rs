@@ -22,6 +22,13 @@ use hayro_syntax::object::{Array, Dict, Name, Object, ObjectIdentifier, Stream};
 use hayro_syntax::page::{Page, Resources};
 use std::collections::HashMap;
 
+/// Glyphs the reader keeps of one page (`read.rs` stops collecting there: a page of a 10-K has
+/// about 10,000). The budget lets through twice as many bytes of shown strings — a two-byte font's
+/// glyph takes two — and cuts the page after that: hayro would otherwise run every remaining glyph
+/// (a flood of millions takes seconds) only for the reader to drop it.
+pub(crate) const MAX_GLYPHS: usize = 200_000;
+pub(crate) const MAX_TEXT_BYTES: u64 = 2 * MAX_GLYPHS as u64;
+
 /// hayro stops nesting forms, patterns and Type3 glyphs at this depth (`context.rs`); costing
 /// stops there too.
 const MAX_DEPTH: u32 = 50;
@@ -30,6 +37,8 @@ const MAX_DEPTH: u32 = 50;
 pub(crate) struct Cost {
     pub operators: u64,
     pub bytes: u64,
+    /// Bytes of shown strings (each is at most one glyph; a two-byte font's glyph takes two).
+    pub text_bytes: u64,
     /// Width × height of the largest image drawn, as declared. Ingestion never decodes images;
     /// the renderer does, and hayro sizes its buffers from the declared width (render.rs).
     pub largest_image: u64,
@@ -40,6 +49,7 @@ impl Cost {
         Cost {
             operators: self.operators.saturating_add(o.operators),
             bytes: self.bytes.saturating_add(o.bytes),
+            text_bytes: self.text_bytes.saturating_add(o.text_bytes),
             largest_image: self.largest_image.max(o.largest_image),
         }
     }
@@ -83,7 +93,7 @@ pub(crate) fn plan_reading(page: &Page<'_>, s: &IngestSettings) -> Plan {
 /// appearances have no such bound, so a page with either is costed in full.
 fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
     let len = page.page_stream().map_or(0, |c| c.len()) as u64;
-    if len > s.max_page_operators || len > s.max_page_content_bytes {
+    if len > s.max_page_operators || len > s.max_page_content_bytes || len > MAX_TEXT_BYTES {
         return None;
     }
     let xobjects = &page.resources().x_objects;
@@ -99,7 +109,7 @@ fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
     if has_form || has_appearance {
         return None;
     }
-    Some(Cost { operators: len, bytes: len, largest_image: 0 })
+    Some(Cost { operators: len, bytes: len, text_bytes: len, largest_image: 0 })
 }
 
 /// Cost `page` and decide how much of it to interpret.
@@ -107,6 +117,7 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
     let limit = Cost {
         operators: s.max_page_operators,
         bytes: s.max_page_content_bytes,
+        text_bytes: MAX_TEXT_BYTES,
         largest_image: u64::MAX,
     };
     let content = page.page_stream().unwrap_or(&[]);
@@ -174,7 +185,7 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
 }
 
 fn over(c: Cost, limit: Cost) -> bool {
-    c.operators > limit.operators || c.bytes > limit.bytes
+    c.operators > limit.operators || c.bytes > limit.bytes || c.text_bytes > limit.text_bytes
 }
 
 fn last_name<'b, 'a: 'b>(operands: impl Iterator<Item = &'b Object<'a>>) -> Option<Name<'a>> {
@@ -213,8 +224,8 @@ impl Scan {
             },
             // Every byte of a shown string may be a glyph, and hayro does per-glyph work (font
             // lookups, transforms) whether or not the device keeps it: a glyph is an operator.
-            b"Tj" | b"'" | b"\"" | b"TJ" => Cost {
-                operators: op
+            b"Tj" | b"'" | b"\"" | b"TJ" => {
+                let shown: u64 = op
                     .operands()
                     .map(|o| match o {
                         Object::String(t) => t.as_bytes().len() as u64,
@@ -224,9 +235,9 @@ impl Scan {
                             .sum(),
                         _ => 0,
                     })
-                    .sum(),
-                ..Default::default()
-            },
+                    .sum();
+                Cost { operators: shown, text_bytes: shown, ..Default::default() }
+            }
             _ => Cost::default(),
         }
     }
@@ -273,6 +284,7 @@ impl Scan {
         Cost {
             operators: self.limit.operators.saturating_add(1),
             bytes: self.limit.bytes.saturating_add(1),
+            text_bytes: 0,
             largest_image: 0,
         }
     }

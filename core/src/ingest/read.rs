@@ -16,10 +16,12 @@ use hayro_syntax::content::TypedIter;
 use hayro_syntax::Pdf;
 use super::budget::Plan;
 
-/// Device-side caps (issue 3 deliverable 5): glyphs and paths beyond these are not collected, so a
-/// dense page costs bounded memory and layout time. What the interpreter may run at all is the
-/// per-page budget of `budget.rs` (`max_page_operators`, `max_page_content_bytes`).
-const MAX_GLYPHS: usize = 200_000;
+use super::budget::{MAX_GLYPHS, MAX_TEXT_BYTES};
+
+/// Device-side caps (issue 3 deliverable 5): glyphs (`budget::MAX_GLYPHS`) and paths beyond these
+/// are not collected, so a dense page costs bounded memory and layout time. What the interpreter
+/// may run at all is the per-page budget of `budget.rs` (`max_page_operators`,
+/// `max_page_content_bytes`, and twice `MAX_GLYPHS` bytes of shown text).
 const MAX_PATHS_KEPT: usize = 20_000;
 
 struct Collector {
@@ -425,14 +427,20 @@ fn read_page<'a>(
             unmapped: false,
         };
     };
-    if let Plan::Cut { cost, .. } = plan {
-        warnings.push(format!(
+    match plan {
+        Plan::Cut { cost, .. } if cost.text_bytes > MAX_TEXT_BYTES => warnings.push(format!(
+            "{source} page {number}: more than {MAX_GLYPHS} glyphs (at least {} bytes of shown text); \
+             the rest of the page was not read",
+            cost.text_bytes
+        )),
+        Plan::Cut { cost, .. } => warnings.push(format!(
             "{source} page {number}: the page's content is beyond the per-page work budget \
              (at least {} operators and {} bytes of content; ingest.max_page_operators = {}, \
              ingest.max_page_content_bytes = {}); only what comes before was read — raise \
              those settings to read the whole page",
             cost.operators, cost.bytes, settings.max_page_operators, settings.max_page_content_bytes
-        ));
+        )),
+        Plan::Whole(_) => {}
     }
     if dev.overflow {
         warnings.push(format!(
