@@ -448,7 +448,13 @@ fn read_page<'a>(
         ));
     }
     let unmapped = dev.glyphs.iter().any(|g| g.c == '\u{FFFD}');
-    let page = build_page(number, width, height, dev.glyphs, &dev.g, settings);
+    // Our own page building is guarded too: on a reading thread an escaped panic would take the
+    // whole document (and natively the process) with it.
+    let Collector { glyphs, g, .. } = dev;
+    let page = run_page(|| build_page(number, width, height, glyphs, &g, settings)).unwrap_or_else(|| {
+        warnings.push(format!("{source} page {number}: the page's layout could not be built and was skipped"));
+        Page { page: number, width, height, ..Default::default() }
+    });
     PageRead { page, warnings, unmapped }
 }
 
