@@ -323,7 +323,7 @@ pub(super) fn extract(
     };
     // wasm32-unknown-unknown has no threads to spawn: the worker reads on its own one.
     #[cfg(target_arch = "wasm32")]
-    let threads = 1;
+    let threads = threads.min(1);
     let threads = threads.clamp(1, pages.len().max(1));
     if threads == 1 {
         let cache = InterpreterCache::new();
