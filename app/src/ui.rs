@@ -44,6 +44,9 @@ struct DocEntry {
     note: Option<&'static str>,
 }
 
+/// What a file's row says after the user stopped reading it.
+const STOPPED: &str = "stopped: you stopped reading this file (nothing of it was kept); drop it again to read it";
+
 thread_local! {
     static CANCEL: Rc<Cell<bool>> = Rc::new(Cell::new(false));
 }
@@ -62,7 +65,7 @@ pub fn App() -> impl IntoView {
     let error: RwSignal<Option<String>> = RwSignal::new(settings_notice);
     // Model calls in flight (claim, role), from the client's call events.
     let in_flight: RwSignal<Vec<(String, String)>> = RwSignal::new(vec![]);
-    let viewer = Viewer::new();
+    let viewer = Viewer::new(settings);
     let selected: RwSignal<Option<String>> = RwSignal::new(None);
     let imported: RwSignal<Option<String>> = RwSignal::new(None);
     let dragging = RwSignal::new(false);
@@ -145,6 +148,11 @@ pub fn App() -> impl IntoView {
                     }
                 });
                 let set = |s: DocStatus| set_noted(s, None);
+                // A row stopped or removed while it waited here is not read.
+                let still_wanted = || docs.with_untracked(|v| v.iter().any(|d| d.id == id && d.status == DocStatus::Queued));
+                if !still_wanted() {
+                    continue;
+                }
                 let buf = match wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
                     Ok(b) => b,
                     Err(e) => {
@@ -152,6 +160,9 @@ pub fn App() -> impl IntoView {
                         continue;
                     }
                 };
+                if !still_wanted() {
+                    continue;
+                }
                 let bytes = js_sys::Uint8Array::new(&buf);
                 let msg = ToWorker::Ingest { id, name: name.clone(), settings: settings.get_untracked().ingest };
                 match worker::request(msg, Some(bytes)).await {
@@ -221,7 +232,26 @@ pub fn App() -> impl IntoView {
         });
     };
 
+    // "stop" on a file waiting or being read: one the worker has is stopped there (worker::cancel);
+    // one still waiting here is skipped by the loop above.
+    let stop_doc = move |id: u64| {
+        let waiting_here = docs.with_untracked(|v| v.iter().any(|d| d.id == id && d.status == DocStatus::Queued));
+        if worker::cancel(id, STOPPED) || waiting_here {
+            docs.update(|v| {
+                if let Some(d) = v.iter_mut().find(|d| d.id == id) {
+                    d.status = DocStatus::Failed(STOPPED.into());
+                }
+            });
+        }
+    };
+
     let remove_doc = move |name: String| {
+        let reading: Vec<u64> = docs.with_untracked(|v| {
+            v.iter().filter(|d| d.name == name && matches!(d.status, DocStatus::Queued | DocStatus::Parsing { .. })).map(|d| d.id).collect()
+        });
+        for id in reading {
+            worker::cancel(id, STOPPED);
+        }
         docs.update(|v| v.retain(|d| d.name != name));
         vision_state.update(|m| { m.remove(&name); });
         spawn_local(async move {
@@ -308,7 +338,8 @@ pub fn App() -> impl IntoView {
                 use clair_core::view::report::{crop_requests, html_report_with_crops, Crop};
                 let mut crops = vec![];
                 for (source, page, bbox) in crop_requests(&r) {
-                    let msg = ToWorker::RenderCrop { id: worker::next_id(), source: source.clone(), page, bbox, scale: CROP_SCALE, margin: CROP_MARGIN };
+                    let budget = settings.get_untracked().ingest;
+                    let msg = ToWorker::RenderCrop { id: worker::next_id(), source: source.clone(), page, bbox, scale: CROP_SCALE, margin: CROP_MARGIN, budget };
                     if let FromWorker::PageImage { png, .. } = worker::request(msg, None).await {
                         crops.push(Crop { source, page, bbox, png });
                     }
@@ -421,6 +452,8 @@ pub fn App() -> impl IntoView {
                         let n3 = name.clone();
                         let (n4, n5, n6) = (name.clone(), name.clone(), name.clone());
                         let ready = matches!(d.status, DocStatus::Ready(_));
+                        let reading = matches!(d.status, DocStatus::Queued | DocStatus::Parsing { .. });
+                        let doc_id = d.id;
                         view! {
                             <li class="doc" data-name=n3>
                                 <span class="doc-name">{name.clone()}</span>
@@ -434,6 +467,10 @@ pub fn App() -> impl IntoView {
                                 {ready.then(|| view! {
                                     <button class="link view-doc" aria-label=format!("View {n6}") title="Show the first page in the viewer"
                                         on:click=move |_| viewer.open(Target::page(n6.clone(), 1))>"view"</button>
+                                })}
+                                {reading.then(|| view! {
+                                    <button class="link stop-doc" aria-label=format!("Stop reading {name}") title="Stop reading this file; nothing of it is kept"
+                                        on:click=move |_| stop_doc(doc_id)>"stop"</button>
                                 })}
                                 <button class="link remove" title="Remove this document" on:click=move |_| remove_doc(n2.clone())>"remove"</button>
                                 {move || vision_state.with(|m| m.get(&n5).cloned()).map(|ui| vision::vision_row(n5.clone(), ui, settings, api_key, vision_state, on_vision_info))}

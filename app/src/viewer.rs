@@ -3,6 +3,7 @@
 //! accessible alternative (and the fallback when the PDF is not loaded, e.g. an imported run).
 
 use crate::worker;
+use clair_core::config::Settings;
 use clair_core::corpus::{BBox, TablePart};
 use clair_core::protocol::{FromWorker, ToWorker};
 use leptos::prelude::*;
@@ -57,11 +58,13 @@ pub struct Viewer {
     pub image: RwSignal<Image>,
     pub text: RwSignal<Option<Result<String, String>>>,
     pub zoom: RwSignal<f64>,
+    /// The user's settings: pages are drawn within their per-page work budget.
+    settings: RwSignal<Settings>,
 }
 
 impl Viewer {
-    pub fn new() -> Self {
-        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0) }
+    pub fn new(settings: RwSignal<Settings>) -> Self {
+        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings }
     }
 
     /// Show `t`: render its page and fetch its text (both from the worker).
@@ -74,7 +77,8 @@ impl Viewer {
             el.scroll_into_view();
         }
         spawn_local(async move {
-            let msg = ToWorker::RenderPage { id: worker::next_id(), source: source.clone(), page, scale: RENDER_SCALE };
+            let budget = self.settings.get_untracked().ingest;
+            let msg = ToWorker::RenderPage { id: worker::next_id(), source: source.clone(), page, scale: RENDER_SCALE, budget };
             let img = match worker::request(msg, None).await {
                 FromWorker::PageImage { png, width_px, height_px, page_size, pages, label, .. } => match png_url(&png) {
                     Some(url) => Image::Ready { url, width_px, height_px, page_size, pages, label: label.filter(|l| *l != page.to_string()) },
@@ -132,7 +136,7 @@ fn png_url(png: &[u8]) -> Option<String> {
 
 #[component]
 pub fn PageViewer(viewer: Viewer) -> impl IntoView {
-    let Viewer { target, image, text, zoom } = viewer;
+    let Viewer { target, image, text, zoom, .. } = viewer;
     view! {
         <section id="viewer" class="panel viewer" aria-label="Page viewer">
             <h2>"Page viewer"</h2>

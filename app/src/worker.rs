@@ -14,6 +14,12 @@
 //! generation number, so a late event from a terminated one is ignored. Three crashes in a row
 //! with no reply in between (a library that cannot even be restored) stop the restarts.
 //!
+//! The user can stop a file being read (`cancel`). The worker reads on one thread with no memory
+//! shared with the page, so it cannot be told to stop mid-file: it is terminated and a new one
+//! started as after a crash, except that nothing else is lost — every request the old worker had
+//! not answered is posted again to the new one (request bytes are copied, not transferred, so
+//! they are still here to post), and a stop does not count towards the crash limit.
+//!
 //! Requests wait in a queue until the worker says `Ready`: a message posted while the worker's
 //! wasm is still compiling (a cold start takes seconds for a multi-megabyte worker) can arrive
 //! before its `onmessage` exists and be lost, leaving a file "queued" forever.
@@ -21,7 +27,7 @@
 use clair_core::protocol::{FromWorker, ToWorker};
 use futures::channel::oneshot;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -34,8 +40,11 @@ thread_local! {
     static NEXT_ID: Cell<u64> = const { Cell::new(1) };
     static SINK: RefCell<Option<ProgressSink>> = const { RefCell::new(None) };
     static READY: Cell<bool> = const { Cell::new(false) };
-    /// Messages (request id, parts, transfer list) waiting for `Ready`.
-    static QUEUED: RefCell<Vec<(u64, js_sys::Array, js_sys::Array)>> = const { RefCell::new(Vec::new()) };
+    /// Messages (request id, parts) waiting for `Ready`.
+    static QUEUED: RefCell<Vec<(u64, js_sys::Array)>> = const { RefCell::new(Vec::new()) };
+    /// Messages posted to the running worker and not answered yet, by request id (so in the order
+    /// they were sent): what a stopped worker's successor is given again.
+    static POSTED: RefCell<BTreeMap<u64, js_sys::Array>> = const { RefCell::new(BTreeMap::new()) };
     /// The running worker's generation: events from an older (terminated) one are ignored.
     static GENERATION: Cell<u64> = const { Cell::new(0) };
     /// Crashes since the last ordinary reply; restarts stop at `MAX_CRASHES_IN_A_ROW`.
@@ -44,8 +53,12 @@ thread_local! {
 
 const MAX_CRASHES_IN_A_ROW: u32 = 3;
 
-fn post(w: &Worker, parts: &js_sys::Array, transfer: &js_sys::Array) -> Result<(), String> {
-    w.post_message_with_transfer(parts, transfer).map_err(|e| format!("{e:?}"))
+/// Post a request to the running worker. The file bytes in `parts` are copied by the structured
+/// clone, not transferred: they stay usable here until the reply, for `cancel`.
+fn post(w: &Worker, id: u64, parts: &js_sys::Array) -> Result<(), String> {
+    w.post_message(parts).map_err(|e| format!("{e:?}"))?;
+    POSTED.with(|p| p.borrow_mut().insert(id, parts.clone()));
+    Ok(())
 }
 
 /// Where `Progress` and unsolicited messages go (set once by the UI).
@@ -71,12 +84,13 @@ fn crashed(generation: u64, in_flight: u64, cause: &str) {
         w.terminate();
     }
     READY.with(|r| r.set(false));
+    POSTED.with(|p| p.borrow_mut().clear());
     let crashes = CRASHES.with(|c| {
         c.set(c.get() + 1);
         c.get()
     });
     // Requests not yet posted wait for the new worker; those the dead one had are lost.
-    let queued: Vec<u64> = QUEUED.with(|q| q.borrow().iter().map(|(id, _, _)| *id).collect());
+    let queued: Vec<u64> = QUEUED.with(|q| q.borrow().iter().map(|(id, _)| *id).collect());
     let lost: Vec<(u64, oneshot::Sender<FromWorker>)> = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         let ids: Vec<u64> = p.keys().copied().filter(|id| !queued.contains(id)).collect();
@@ -145,8 +159,8 @@ fn start() -> Result<Worker, String> {
             let queued: Vec<_> = QUEUED.with(|q| q.borrow_mut().drain(..).collect());
             WORKER.with(|w| {
                 if let Some(w) = w.borrow().as_ref() {
-                    for (_, parts, transfer) in &queued {
-                        if let Err(e) = post(w, parts, transfer) {
+                    for (id, parts) in &queued {
+                        if let Err(e) = post(w, *id, parts) {
                             web_sys::console::error_1(&format!("could not reach the document worker: {e}").into());
                         }
                     }
@@ -155,7 +169,10 @@ fn start() -> Result<Worker, String> {
         }
         let waiting = match (&msg, msg.id()) {
             (FromWorker::Progress { .. }, _) | (_, None) => None,
-            (_, Some(id)) => PENDING.with(|p| p.borrow_mut().remove(&id)),
+            (_, Some(id)) => {
+                POSTED.with(|p| p.borrow_mut().remove(&id));
+                PENDING.with(|p| p.borrow_mut().remove(&id))
+            }
         };
         match waiting {
             Some(tx) => {
@@ -201,7 +218,42 @@ pub fn next_id() -> u64 {
     })
 }
 
-/// Send a request (with optional file bytes, transferred not copied) and wait for its reply.
+/// Stop request `id` (see the module doc); it fails with `why`. Returns false when there is
+/// nothing to stop: the request was answered already, or was never sent.
+pub fn cancel(id: u64, why: &str) -> bool {
+    let Some(tx) = PENDING.with(|p| p.borrow_mut().remove(&id)) else { return false };
+    let was_queued = QUEUED.with(|q| {
+        let mut q = q.borrow_mut();
+        let before = q.len();
+        q.retain(|(i, _)| *i != id);
+        q.len() != before
+    });
+    if !was_queued {
+        // The running worker has it: replace the worker, and give the new one, first and in
+        // their order, the other requests the old one had. A late event of the old one is
+        // ignored (generation).
+        POSTED.with(|p| p.borrow_mut().remove(&id));
+        if let Some(w) = WORKER.with(|w| w.borrow_mut().take()) {
+            w.terminate();
+        }
+        READY.with(|r| r.set(false));
+        let again: Vec<(u64, js_sys::Array)> = POSTED.with(|p| std::mem::take(&mut *p.borrow_mut()).into_iter().collect());
+        QUEUED.with(|q| {
+            let mut q = q.borrow_mut();
+            let waiting = std::mem::take(&mut *q);
+            q.extend(again);
+            q.extend(waiting);
+        });
+        if let Err(e) = ensure_started() {
+            QUEUED.with(|q| q.borrow_mut().clear());
+            fail_all(&e);
+        }
+    }
+    let _ = tx.send(FromWorker::Failed { id, error: why.to_string() });
+    true
+}
+
+/// Send a request (with optional file bytes, copied to the worker) and wait for its reply.
 pub async fn request(msg: ToWorker, bytes: Option<js_sys::Uint8Array>) -> FromWorker {
     let id = msg.id();
     if let Err(error) = ensure_started() {
@@ -214,18 +266,16 @@ pub async fn request(msg: ToWorker, bytes: Option<js_sys::Uint8Array>) -> FromWo
         Err(e) => return FromWorker::Failed { id, error: format!("request not serialisable: {e}") },
     };
     let parts = js_sys::Array::of1(&JsValue::from_str(&json));
-    let transfer = js_sys::Array::new();
     if let Some(b) = bytes {
-        transfer.push(&b.buffer());
         parts.push(&b);
     }
     let sent = if READY.with(|r| r.get()) {
         WORKER.with(|w| match w.borrow().as_ref() {
-            Some(w) => post(w, &parts, &transfer),
+            Some(w) => post(w, id, &parts),
             None => Err("worker not running".into()),
         })
     } else {
-        QUEUED.with(|q| q.borrow_mut().push((id, parts, transfer)));
+        QUEUED.with(|q| q.borrow_mut().push((id, parts)));
         Ok(())
     };
     if let Err(error) = sent {

@@ -86,7 +86,7 @@ pub fn phase(pdf: &str, bytes: &[u8], ex: &Extracted, native: Vec<Doc>, s: &Sett
     let mut render_ms = vec![];
     let mut image_of = |page: u32| -> Result<String, String> {
         let t0 = Instant::now();
-        let r = clair_core::render::render_page(bytes, page, scale)?;
+        let r = clair_core::render::render_page(bytes, page, scale, &s.ingest)?;
         render_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         Ok(vision::png_data_url(&r.png))
     };

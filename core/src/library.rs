@@ -321,15 +321,15 @@ impl Library {
         self.corpus.docs.iter().find(|d| d.source == source && d.page == page && d.page_label.is_some()).and_then(|d| d.page_label.clone())
     }
 
-    pub fn render_page(&mut self, source: &str, page: u32, scale: f32) -> Result<crate::render::RenderedPage, String> {
+    pub fn render_page(&mut self, source: &str, page: u32, scale: f32, budget: &crate::config::IngestSettings) -> Result<crate::render::RenderedPage, String> {
         let pdf = self.renderable(source)?;
-        crate::render::render_pdf_page(pdf, page, scale).map_err(|e| format!("{source}: {e}"))
+        crate::render::render_pdf_page(pdf, page, scale, budget).map_err(|e| format!("{source}: {e}"))
     }
 
     /// One cited region of a loaded document as a PNG crop (see `render::render_pdf_crop`).
-    pub fn render_crop(&mut self, source: &str, page: u32, bbox: crate::corpus::BBox, scale: f32, margin: f32) -> Result<crate::render::RenderedPage, String> {
+    pub fn render_crop(&mut self, source: &str, page: u32, bbox: crate::corpus::BBox, scale: f32, margin: f32, budget: &crate::config::IngestSettings) -> Result<crate::render::RenderedPage, String> {
         let pdf = self.renderable(source)?;
-        crate::render::render_pdf_crop(pdf, page, bbox, scale, margin).map_err(|e| format!("{source}: {e}"))
+        crate::render::render_pdf_crop(pdf, page, bbox, scale, margin, budget).map_err(|e| format!("{source}: {e}"))
     }
 
     /// The parsed document to render from, kept between renders of the same file.
@@ -447,15 +447,15 @@ impl Library {
                 }
                 None => emit(FromWorker::Failed { id, error: format!("{source} has no page {page}") }),
             },
-            ToWorker::RenderPage { id, source, page, scale } => {
+            ToWorker::RenderPage { id, source, page, scale, budget } => {
                 let t0 = now_ms();
-                let r = self.render_page(&source, page, scale);
+                let r = self.render_page(&source, page, scale, &budget);
                 let label = self.page_label(&source, page);
                 emit(image_reply(id, source, page, r, now_ms() - t0, label));
             }
-            ToWorker::RenderCrop { id, source, page, bbox, scale, margin } => {
+            ToWorker::RenderCrop { id, source, page, bbox, scale, margin, budget } => {
                 let t0 = now_ms();
-                let r = self.render_crop(&source, page, bbox, scale, margin);
+                let r = self.render_crop(&source, page, bbox, scale, margin, &budget);
                 let label = self.page_label(&source, page);
                 emit(image_reply(id, source, page, r, now_ms() - t0, label));
             }
@@ -502,7 +502,7 @@ mod tests {
         let name = "amcor.pdf".to_string();
         lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
         assert!(matches!(out.last(), Some(FromWorker::Ingested { .. })), "{:?}", out.last());
-        lib.handle(ToWorker::RenderPage { id: 2, source: name.clone(), page: 1, scale: 1.0 }, None, &|| 0.0, &mut |m| out.push(m));
+        lib.handle(ToWorker::RenderPage { id: 2, source: name.clone(), page: 1, scale: 1.0, budget: Default::default() }, None, &|| 0.0, &mut |m| out.push(m));
         match out.last() {
             Some(FromWorker::PageImage { id: 2, width_px, height_px, page_size, png, pages, .. }) => {
                 assert_eq!((*width_px, *height_px), (page_size.0 as u32, page_size.1 as u32));
@@ -511,7 +511,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // A cited region comes back as a crop of the region plus its margin.
-        let crop = ToWorker::RenderCrop { id: 5, source: name.clone(), page: 1, bbox: [100.0, 100.0, 300.0, 160.0], scale: 2.0, margin: 10.0 };
+        let crop = ToWorker::RenderCrop { id: 5, source: name.clone(), page: 1, bbox: [100.0, 100.0, 300.0, 160.0], scale: 2.0, margin: 10.0, budget: Default::default() };
         lib.handle(crop, None, &|| 0.0, &mut |m| out.push(m));
         match out.last() {
             Some(FromWorker::PageImage { id: 5, width_px, height_px, png, .. }) => {
@@ -521,7 +521,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         lib.handle(ToWorker::Remove { id: 3, source: name.clone() }, None, &|| 0.0, &mut |m| out.push(m));
-        lib.handle(ToWorker::RenderPage { id: 4, source: name, page: 1, scale: 1.0 }, None, &|| 0.0, &mut |m| out.push(m));
+        lib.handle(ToWorker::RenderPage { id: 4, source: name, page: 1, scale: 1.0, budget: Default::default() }, None, &|| 0.0, &mut |m| out.push(m));
         match out.last() {
             Some(FromWorker::Failed { id: 4, error }) => assert!(error.contains("not loaded"), "{error}"),
             other => panic!("{other:?}"),
@@ -563,7 +563,7 @@ mod tests {
         let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false };
         lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
         assert!(matches!(&out[0], FromWorker::Hits { hits, .. } if !hits.is_empty() && hits[0].doc.source == name));
-        lib.handle(ToWorker::RenderPage { id: 3, source: name.clone(), page: 1, scale: 0.5 }, None, &|| 0.0, &mut |m| out.push(m));
+        lib.handle(ToWorker::RenderPage { id: 3, source: name.clone(), page: 1, scale: 0.5, budget: Default::default() }, None, &|| 0.0, &mut |m| out.push(m));
         assert!(matches!(out.last(), Some(FromWorker::PageImage { .. })), "{:?}", out.last());
 
         // The same file dropped again is answered from the library.

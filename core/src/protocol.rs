@@ -35,11 +35,28 @@ pub enum ToWorker {
     List { id: u64 },
     /// The extracted text of one page (for the viewer).
     PageText { id: u64, source: String, page: u32 },
-    /// One page as a PNG at `scale` pixels per point (the viewer asks for ~1.5).
-    RenderPage { id: u64, source: String, page: u32, scale: f32 },
+    /// One page as a PNG at `scale` pixels per point (the viewer asks for ~1.5). `budget`: the
+    /// user's ingestion settings, whose per-page work budget bounds drawing (`render::render_page`).
+    RenderPage {
+        id: u64,
+        source: String,
+        page: u32,
+        scale: f32,
+        #[serde(default)]
+        budget: IngestSettings,
+    },
     /// One cited region as a PNG (the offline report embeds these): `bbox` in points plus `margin`
     /// points around it, outlined; answered with a `PageImage` of the crop.
-    RenderCrop { id: u64, source: String, page: u32, bbox: BBox, scale: f32, margin: f32 },
+    RenderCrop {
+        id: u64,
+        source: String,
+        page: u32,
+        bbox: BBox,
+        scale: f32,
+        margin: f32,
+        #[serde(default)]
+        budget: IngestSettings,
+    },
     /// Keep a finished run (its lossless export) in the past-runs store (`history`).
     SaveRun { id: u64, json: String, saved_at_ms: f64 },
     /// The past runs, newest first.

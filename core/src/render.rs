@@ -8,6 +8,7 @@
 use hayro::hayro_interpret::InterpreterSettings;
 use hayro::hayro_syntax::Pdf;
 use crate::corpus::BBox;
+use crate::config::IngestSettings;
 use hayro::vello_cpu::color::palette::css::WHITE;
 use hayro::vello_cpu::color::PremulRgba8;
 use hayro::vello_cpu::Pixmap;
@@ -37,14 +38,17 @@ pub struct RenderedPage {
 }
 
 /// Render 1-based `page` of a PDF at `scale` pixels per point. Errors are messages a user can read.
-pub fn render_page(bytes: &[u8], page: u32, scale: f32) -> Result<RenderedPage, String> {
+/// `budget`: the user's ingestion settings, whose per-page work budget (`max_page_operators`,
+/// `max_page_content_bytes`) bounds drawing as it bounds reading — a page the user raised the
+/// budget to read is drawn too, and one reading had to cut is refused rather than drawn for hours.
+pub fn render_page(bytes: &[u8], page: u32, scale: f32, budget: &IngestSettings) -> Result<RenderedPage, String> {
     let pdf = Pdf::new(bytes.to_vec()).map_err(|e| format!("the PDF could not be opened for rendering ({e:?})"))?;
-    render_pdf_page(&pdf, page, scale)
+    render_pdf_page(&pdf, page, scale, budget)
 }
 
 /// As `render_page`, on an already parsed document (the worker keeps it between renders).
-pub fn render_pdf_page(pdf: &Pdf, page: u32, scale: f32) -> Result<RenderedPage, String> {
-    let (pixmap, page_size, scale, pages) = pixmap_of(pdf, page, scale)?;
+pub fn render_pdf_page(pdf: &Pdf, page: u32, scale: f32, budget: &IngestSettings) -> Result<RenderedPage, String> {
+    let (pixmap, page_size, scale, pages) = pixmap_of(pdf, page, scale, budget)?;
     let (width_px, height_px) = (pixmap.width() as u32, pixmap.height() as u32);
     let png = pixmap.into_png().map_err(|e| format!("page {page} could not be encoded as PNG: {e}"))?;
     Ok(RenderedPage { png, width_px, height_px, page_size, scale, pages })
@@ -54,8 +58,8 @@ pub fn render_pdf_page(pdf: &Pdf, page: u32, scale: f32) -> Result<RenderedPage,
 /// rendered at `scale`, cut to `bbox` (points, top-left origin, as citations carry them) widened
 /// by `margin` points of context, with the region outlined. `page_size` of the result is the
 /// crop's size in points.
-pub fn render_pdf_crop(pdf: &Pdf, page: u32, bbox: BBox, scale: f32, margin: f32) -> Result<RenderedPage, String> {
-    let (full, (w, h), scale, pages) = pixmap_of(pdf, page, scale)?;
+pub fn render_pdf_crop(pdf: &Pdf, page: u32, bbox: BBox, scale: f32, margin: f32, budget: &IngestSettings) -> Result<RenderedPage, String> {
+    let (full, (w, h), scale, pages) = pixmap_of(pdf, page, scale, budget)?;
     let valid = bbox.iter().all(|v| v.is_finite()) && bbox[2] > bbox[0] && bbox[3] > bbox[1];
     if !valid || bbox[0] >= w || bbox[1] >= h || bbox[2] <= 0.0 || bbox[3] <= 0.0 {
         return Err(format!("the region {bbox:?} is not on page {page}"));
@@ -94,7 +98,7 @@ pub fn render_pdf_crop(pdf: &Pdf, page: u32, bbox: BBox, scale: f32, margin: f32
 }
 
 /// Page `page` rasterised: the pixmap, the page size in points, the scale used, the page count.
-fn pixmap_of(pdf: &Pdf, page: u32, scale: f32) -> Result<(Pixmap, (f32, f32), f32, u32), String> {
+fn pixmap_of(pdf: &Pdf, page: u32, scale: f32, budget: &IngestSettings) -> Result<(Pixmap, (f32, f32), f32, u32), String> {
     let pages = pdf.pages();
     let total = pages.len() as u32;
     let Some(p) = page.checked_sub(1).and_then(|i| pages.get(i as usize)) else {
@@ -104,10 +108,9 @@ fn pixmap_of(pdf: &Pdf, page: u32, scale: f32) -> Result<(Pixmap, (f32, f32), f3
     if !(w > 0.0 && h > 0.0) {
         return Err(format!("page {page} has no size"));
     }
-    // The per-page work budget of ingestion (ingest/budget.rs), at its defaults: the renderer has no
-    // settings of its own, and a page ingestion had to cut would keep the renderer busy as long.
-    let budget = crate::config::IngestSettings::default();
-    match crate::ingest::budget::plan(p, &budget) {
+    // The per-page work budget of ingestion (ingest/budget.rs): a page reading had to cut would
+    // keep the renderer busy as long.
+    match crate::ingest::budget::plan(p, budget) {
         crate::ingest::budget::Plan::Cut { cost, .. } if cost.text_bytes > crate::ingest::budget::MAX_TEXT_BYTES => {
             return Err(format!(
                 "page {page} is too complex to draw: more than {} glyphs (at least {} bytes of shown text)",
@@ -118,7 +121,8 @@ fn pixmap_of(pdf: &Pdf, page: u32, scale: f32) -> Result<(Pixmap, (f32, f32), f3
         crate::ingest::budget::Plan::Cut { cost, .. } => {
             return Err(format!(
                 "page {page} is too complex to draw: at least {} operators and {} bytes of content, beyond \
-                 the per-page work budget ({} operators, {} bytes)",
+                 the per-page work budget ({} operators, {} bytes; raise ingest.max_page_operators and \
+                 ingest.max_page_content_bytes in Settings to draw it)",
                 cost.operators, cost.bytes, budget.max_page_operators, budget.max_page_content_bytes
             ))
         }
@@ -177,7 +181,7 @@ mod tests {
             eprintln!("corpus not available; skipping");
             return;
         };
-        let r = render_page(&bytes, 1, 1.5).expect("page 1 renders");
+        let r = render_page(&bytes, 1, 1.5, &IngestSettings::default()).expect("page 1 renders");
         let (w, h) = png_size(&r.png);
         assert_eq!((w, h), (r.width_px, r.height_px));
         // This filing is A4 (595 × 842 pt); the image is the page at 1.5 px per point.
@@ -206,9 +210,9 @@ mod tests {
     #[test]
     fn a_page_past_the_end_is_an_error_naming_the_page_count() {
         let Some(bytes) = corpus_pdf("AMCOR_2022_8K_dated-2022-07-01.pdf") else { return };
-        let e = render_page(&bytes, 999, 1.5).unwrap_err();
+        let e = render_page(&bytes, 999, 1.5, &IngestSettings::default()).unwrap_err();
         assert!(e.contains("there is no page 999"), "{e}");
-        assert!(render_page(b"not a pdf", 1, 1.5).is_err());
+        assert!(render_page(b"not a pdf", 1, 1.5, &IngestSettings::default()).is_err());
     }
 
     #[test]
@@ -217,7 +221,7 @@ mod tests {
         let pdf = Pdf::new(std::fs::read(path).expect("fixture")).unwrap();
         // Page 1's part of "Table 4" as ingest boxes it.
         let bbox = [72.0, 447.0, 525.0, 697.0];
-        let r = render_pdf_crop(&pdf, 1, bbox, 1.5, 10.0).expect("the crop renders");
+        let r = render_pdf_crop(&pdf, 1, bbox, 1.5, 10.0, &IngestSettings::default()).expect("the crop renders");
         assert_eq!(png_size(&r.png), (r.width_px, r.height_px));
         assert_eq!((r.width_px, r.height_px), (((525.0f32 + 10.0) * 1.5).round() as u32 - ((72.0f32 - 10.0) * 1.5).round() as u32, ((697.0f32 + 10.0) * 1.5).round() as u32 - ((447.0f32 - 10.0) * 1.5).round() as u32));
         let pm = Pixmap::from_png(std::io::Cursor::new(&r.png)).expect("a PNG that decodes");
@@ -229,7 +233,7 @@ mod tests {
         let dark = (20..pm.height() - 20).flat_map(|y| (20..pm.width() - 20).map(move |x| (x, y))).filter(|&(x, y)| pm.sample(x, y).r < 128).count();
         assert!(dark > 500, "{dark} dark pixels in the table region");
         // A region off the page is an error, not an empty image.
-        assert!(render_pdf_crop(&pdf, 1, [700.0, 900.0, 800.0, 950.0], 1.5, 10.0).unwrap_err().contains("not on page 1"));
-        assert!(render_pdf_crop(&pdf, 1, [f32::NAN, 0.0, 10.0, 10.0], 1.5, 10.0).is_err());
+        assert!(render_pdf_crop(&pdf, 1, [700.0, 900.0, 800.0, 950.0], 1.5, 10.0, &IngestSettings::default()).unwrap_err().contains("not on page 1"));
+        assert!(render_pdf_crop(&pdf, 1, [f32::NAN, 0.0, 10.0, 10.0], 1.5, 10.0, &IngestSettings::default()).is_err());
     }
 }

@@ -600,7 +600,7 @@ mod fuzz {
         if render {
             let n = ex.pages.len().clamp(1, 3) as u32;
             let page = 1 + (bytes.len() as u32 % n);
-            let _ = clair_core::render::render_page(bytes, page, 0.5);
+            let _ = clair_core::render::render_page(bytes, page, 0.5, &s);
         }
     }
 

@@ -115,9 +115,9 @@ fn form_xobject_fan_out_is_not_expanded_and_the_page_keeps_its_text() {
     assert!(ex.pages[0].text.contains("Read before the flood"));
     assert!(ex.pages[1].text.contains("The second page is intact"));
     // The viewer refuses to draw the page rather than spend hours on it, and draws page 2.
-    let e = clair_core::render::render_page(&bytes, 1, 0.5).unwrap_err();
+    let e = clair_core::render::render_page(&bytes, 1, 0.5, &IngestSettings::default()).unwrap_err();
     assert!(e.contains("too complex to draw"), "{e}");
-    assert!(clair_core::render::render_page(&bytes, 2, 0.5).is_ok());
+    assert!(clair_core::render::render_page(&bytes, 2, 0.5, &IngestSettings::default()).is_ok());
 }
 
 /// Two forms that draw each other twice: followed blindly that is 2⁵⁰ draws before hayro's nesting
@@ -162,4 +162,21 @@ fn a_text_flood_is_cut_after_the_glyphs_the_reader_keeps() {
     assert!(ex.pages[0].text.contains("Read before the flood"));
     assert!(ex.pages[1].text.contains("The second page is intact"));
     assert!(took < Duration::from_secs(60), "took {took:?}");
+}
+
+/// The viewer draws with the user's budget, as reading does: a page beyond a lowered budget is
+/// refused with the settings to raise named, and drawn once they are raised.
+#[test]
+fn the_renderer_draws_within_the_users_budget_not_a_fixed_one() {
+    let strokes = b"0 0 m 9 9 l S ".repeat(5_000);
+    let bytes = two_pages(&strokes, "", vec![]);
+    let low = IngestSettings { max_page_operators: 5_000, ..Default::default() };
+    assert!(budget_warning(&ingest::extract(&bytes, "strokes.pdf", &low)).is_some(), "reading is cut at this budget");
+    let e = clair_core::render::render_page(&bytes, 1, 0.5, &low).unwrap_err();
+    assert!(e.contains("too complex to draw") && e.contains("5000 operators") && e.contains("ingest.max_page_operators"), "{e}");
+    assert!(clair_core::render::render_page(&bytes, 2, 0.5, &low).is_ok(), "a page within the budget is drawn");
+    let raised = IngestSettings { max_page_operators: 50_000, ..Default::default() };
+    assert!(budget_warning(&ingest::extract(&bytes, "strokes.pdf", &raised)).is_none());
+    let r = clair_core::render::render_page(&bytes, 1, 0.5, &raised).expect("drawn once the budget is raised");
+    assert_eq!(r.pages, 2);
 }

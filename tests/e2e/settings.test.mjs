@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAll, launch, openApp, connect, ARTIFACTS } from './harness.mjs';
+import { startAll, launch, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
 
 const KEY = 'sk-test-settings-0123456789';
 let env;
@@ -104,6 +104,35 @@ test('test connection reports success, then the rejected key in words a user can
     for (const c of calls) assert.ok(!String(c.body).includes(KEY));
     // The browser's console shows the failed request (401); nothing else.
     assert.ok(errors.every((e) => /401|Unauthorized/.test(e)), errors.join('\n'));
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('the viewer draws pages within the work budget the user set, and names the setting to raise', async () => {
+  const AMCOR = 'AMCOR_2022_8K_dated-2022-07-01.pdf';
+  const row = `.doc[data-name="${AMCOR}"]`;
+  const fresh = await launch();
+  try {
+    const { page, errors } = await openApp(fresh, env.site.url);
+    await page.click('#settings');
+    await setValue(page, 'ingest.max_page_operators', '300');
+    await page.click('#settings-close');
+    await page.setInputFiles('#file-input', pdf(AMCOR));
+    await page.waitForSelector(`${row} .status.ready`, { timeout: 60000 });
+    await page.click(`${row} .view-doc`);
+    await page.waitForSelector('#page-unavailable', { timeout: 60000 });
+    assert.match(await page.textContent('#page-unavailable'),
+      /page 1 is too complex to draw: at least \d+ operators .*\(300 operators, .*raise ingest\.max_page_operators and ingest\.max_page_content_bytes in Settings to draw it\)/);
+
+    // Raised, the same page is drawn.
+    await page.click('#settings');
+    await setValue(page, 'ingest.max_page_operators', '2000000');
+    await page.click('#settings-close');
+    await page.click(`${row} .view-doc`);
+    await page.waitForSelector('#page-image', { timeout: 60000 });
+    assert.equal(await page.locator('#page-unavailable').count(), 0);
+    assert.deepEqual(errors, []);
   } finally {
     await fresh.close();
   }

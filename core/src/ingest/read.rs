@@ -312,7 +312,6 @@ pub(super) fn extract(
     };
     let pages = pdf.pages();
     let total = pages.len() as u32;
-    // Fonts and decoded objects are cached per thread (hayro's cache is not shared across threads).
     let mut font_warnings = 0usize;
     let mut keep = |ex: &mut Extracted, r: PageRead| {
         ex.warnings.extend(r.warnings);
@@ -325,22 +324,23 @@ pub(super) fn extract(
     #[cfg(target_arch = "wasm32")]
     let threads = threads.min(1);
     let threads = threads.clamp(1, pages.len().max(1));
-    if threads == 1 {
-        let cache = InterpreterCache::new();
-        for i in 0..pages.len() {
-            keep(&mut ex, read_page(&pdf, &pages[i], i as u32 + 1, &cache, settings, source));
-        }
-    } else {
+    // Fonts and decoded objects are cached per reading thread: hayro's cache is `Rc`, not shared.
+    let mut read_on_threads = false;
+    if threads > 1 {
         // Pages are independent until the whole-document passes below, so they are read on
         // `threads` threads, each taking the next unread page; results are put back in page order
         // (the output is the same as on one thread) and progress is reported in that order.
         let next = std::sync::atomic::AtomicUsize::new(0);
         let (tx, rx) = std::sync::mpsc::channel::<(usize, PageRead)>();
-        std::thread::scope(|scope| {
+        read_on_threads = std::thread::scope(|scope| {
+            let mut spawned = 0;
             for _ in 0..threads {
                 let tx = tx.clone();
                 let (next, pdf, pages) = (&next, &pdf, &pages);
-                scope.spawn(move || {
+                // A thread the OS refuses is not an error: the others (or, with none, the caller's
+                // own thread below) read its pages.
+                let reader = std::thread::Builder::new().name("clair-read".into());
+                let started = reader.spawn_scoped(scope, move || {
                     let cache = InterpreterCache::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -349,8 +349,12 @@ pub(super) fn extract(
                         }
                     }
                 });
+                spawned += usize::from(started.is_ok());
             }
             drop(tx);
+            if spawned == 0 {
+                return false;
+            }
             let mut done: Vec<Option<PageRead>> = (0..pages.len()).map(|_| None).collect();
             let mut at = 0;
             for (i, r) in rx {
@@ -362,7 +366,14 @@ pub(super) fn extract(
                     at += 1;
                 }
             }
+            true
         });
+    }
+    if !read_on_threads {
+        let cache = InterpreterCache::new();
+        for i in 0..pages.len() {
+            keep(&mut ex, read_page(&pdf, &pages[i], i as u32 + 1, &cache, settings, source));
+        }
     }
     if font_warnings > 0 {
         ex.warnings.push(format!(
