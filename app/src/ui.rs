@@ -444,6 +444,14 @@ pub fn App() -> impl IntoView {
                                     } else { String::new() },
                                     if info.vision_read > 0 { format!(" · {} read by vision", info.vision_read) } else { String::new() }
                                 )}</span>
+                                // What reading could not do (a page cut by the work budget, a font
+                                // without Unicode, a damaged stream): issue 3 deliverable 5.
+                                {(!info.warnings.is_empty()).then(|| view! {
+                                    <details class="doc-warnings">
+                                        <summary>{format!("{} warning(s)", info.warnings.len())}</summary>
+                                        <ul>{info.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
+                                    </details>
+                                })}
                             }.into_any(),
                             DocStatus::Failed(e) => view! { <span class="status doc-error" role="alert">{e.clone()}</span> }.into_any(),
                         };

@@ -120,6 +120,12 @@ test('the viewer draws pages within the work budget the user set, and names the 
     await page.click('#settings-close');
     await page.setInputFiles('#file-input', pdf(AMCOR));
     await page.waitForSelector(`${row} .status.ready`, { timeout: 60000 });
+    // Reading was cut too, and the row says so, naming the page and the setting.
+    assert.match(await page.textContent(`${row} .doc-warnings summary`), /^\d+ warning\(s\)$/);
+    await page.click(`${row} .doc-warnings summary`);
+    assert.match(await page.textContent(`${row} .doc-warnings li >> nth=0`),
+      /AMCOR_2022_8K_dated-2022-07-01\.pdf page 1: the page's content is beyond the per-page work budget .*ingest\.max_page_operators = 300/);
+    await page.screenshot({ path: join(ARTIFACTS, 'doc-warnings.png') });
     await page.click(`${row} .view-doc`);
     await page.waitForSelector('#page-unavailable', { timeout: 60000 });
     assert.match(await page.textContent('#page-unavailable'),

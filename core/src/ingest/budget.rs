@@ -145,7 +145,7 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
         }
         used = next;
         // The end of this operator in `data`: the operator name is a slice of it unless escaped.
-        let name: &[u8] = &op.operator;
+        let name: &[u8] = op.operator;
         let at = (name.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
         if at <= data.len() && at + name.len() <= data.len() {
             end = at + name.len();
