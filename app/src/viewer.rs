@@ -5,7 +5,7 @@
 use crate::worker;
 use clair_core::config::Settings;
 use clair_core::corpus::{BBox, TablePart};
-use clair_core::protocol::{FromWorker, ToWorker};
+use clair_core::protocol::{FromWorker, Section, ToWorker};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -60,11 +60,13 @@ pub struct Viewer {
     pub zoom: RwSignal<f64>,
     /// The user's settings: pages are drawn within their per-page work budget.
     settings: RwSignal<Settings>,
+    /// The shown document's sections (outline titles and first pages), fetched once per document.
+    pub sections: RwSignal<Option<(String, Vec<Section>)>>,
 }
 
 impl Viewer {
     pub fn new(settings: RwSignal<Settings>) -> Self {
-        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings }
+        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings, sections: RwSignal::new(None) }
     }
 
     /// Show `t`: render its page and fetch its text (both from the worker).
@@ -75,6 +77,18 @@ impl Viewer {
         self.text.set(None);
         if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("viewer")) {
             el.scroll_into_view();
+        }
+        if self.sections.with_untracked(|s| s.as_ref().is_none_or(|(of, _)| *of != source)) {
+            self.sections.set(None);
+            let source = source.clone();
+            spawn_local(async move {
+                // A document without an outline (or a failed request) simply has no section list.
+                if let FromWorker::Sections { sections, .. } = worker::request(ToWorker::Sections { id: worker::next_id(), source: source.clone() }, None).await {
+                    if self.target.get_untracked().is_some_and(|t| t.source == source) {
+                        self.sections.set(Some((source, sections)));
+                    }
+                }
+            });
         }
         spawn_local(async move {
             let budget = self.settings.get_untracked().ingest;
@@ -136,7 +150,7 @@ fn png_url(png: &[u8]) -> Option<String> {
 
 #[component]
 pub fn PageViewer(viewer: Viewer) -> impl IntoView {
-    let Viewer { target, image, text, zoom, .. } = viewer;
+    let Viewer { target, image, text, zoom, sections, .. } = viewer;
     view! {
         <section id="viewer" class="panel viewer" aria-label="Page viewer">
             <h2>"Page viewer"</h2>
@@ -152,6 +166,7 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                                 _ => None,
                             }}
                         </h3>
+                        {section_nav(viewer, sections, t.source.clone(), t.page)}
                         <div class="viewer-tools" role="toolbar" aria-label="Page tools">
                             <button class="button" aria-label="Previous page" disabled=move || page <= 1 on:click=move |_| viewer.go(-1)>"‹ Prev"</button>
                             <button class="button" aria-label="Next page" disabled=move || pages().is_some_and(|n| page >= n) on:click=move |_| viewer.go(1)>"Next ›"</button>
@@ -207,6 +222,37 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                 }
             }}
         </section>
+    }
+}
+
+/// "Section: …" with a list of the document's sections (its outline) to jump to; the section the
+/// shown page falls in is selected. Nothing for a document without an outline.
+fn section_nav(viewer: Viewer, sections: RwSignal<Option<(String, Vec<Section>)>>, source: String, page: u32) -> impl IntoView {
+    move || {
+        let list = sections.with(|s| s.as_ref().filter(|(of, _)| *of == source).map(|(_, l)| l.clone()))?;
+        if list.is_empty() {
+            return None;
+        }
+        let current = list.iter().rposition(|s| s.page <= page);
+        let src = source.clone();
+        let options = list.iter().enumerate().map(|(i, s)| {
+            view! { <option value=i.to_string() selected=current == Some(i)>{format!("{} (p. {})", s.title, s.page)}</option> }
+        }).collect_view();
+        let pages: Vec<u32> = list.iter().map(|s| s.page).collect();
+        Some(view! {
+            <label class="viewer-sections">"Section "
+                <select id="viewer-sections" aria-label="Go to section"
+                    on:change=move |ev| {
+                        let to = event_target_value(&ev).parse::<usize>().ok().and_then(|i| pages.get(i).copied());
+                        if let Some(p) = to {
+                            viewer.open(Target::page(src.clone(), p));
+                        }
+                    }>
+                    {current.is_none().then(|| view! { <option value="" selected=true>"(before the first section)"</option> })}
+                    {options}
+                </select>
+            </label>
+        })
     }
 }
 

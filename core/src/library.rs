@@ -311,6 +311,26 @@ impl Library {
         self.infos.values().cloned().collect()
     }
 
+    /// The document's sections in page order, each title with the first page it covers: the outline
+    /// titles ingestion attached to the pages (`ingest::structure`, issue 3 deliverable 1), read
+    /// back from the stored documents so a restored library has them too. A title met again after
+    /// another starts a new entry; a PDF without an outline has none.
+    pub fn sections(&self, source: &str) -> Vec<crate::protocol::Section> {
+        let mut by_page: BTreeMap<u32, &str> = BTreeMap::new();
+        for d in self.corpus.docs.iter().filter(|d| d.source == source) {
+            if let Some(title) = d.section.as_deref().filter(|t| !t.trim().is_empty()) {
+                by_page.entry(d.page).or_insert(title);
+            }
+        }
+        let mut out: Vec<crate::protocol::Section> = vec![];
+        for (page, title) in by_page {
+            if out.last().is_none_or(|s| s.title != title) {
+                out.push(crate::protocol::Section { title: title.to_string(), page });
+            }
+        }
+        out
+    }
+
     pub fn page_text(&self, source: &str, page: u32) -> Option<&str> {
         self.pages.get(source)?.get(page.checked_sub(1)? as usize).map(String::as_str)
     }
@@ -447,6 +467,14 @@ impl Library {
                 }
                 None => emit(FromWorker::Failed { id, error: format!("{source} has no page {page}") }),
             },
+            ToWorker::Sections { id, source } => {
+                if self.pages.contains_key(&source) {
+                    let sections = self.sections(&source);
+                    emit(FromWorker::Sections { id, source, sections });
+                } else {
+                    emit(FromWorker::Failed { id, error: format!("{source} is not loaded: add the PDF to see its sections") });
+                }
+            }
             ToWorker::RenderPage { id, source, page, scale, budget } => {
                 let t0 = now_ms();
                 let r = self.render_page(&source, page, scale, &budget);
@@ -526,6 +554,38 @@ mod tests {
             Some(FromWorker::Failed { id: 4, error }) => assert!(error.contains("not loaded"), "{error}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The viewer's section list: outline titles with the page each starts on, in page order, the
+    /// same after the library is restored from the store; a PDF without an outline has none.
+    #[test]
+    fn sections_come_from_the_outline_and_survive_a_reload() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/financebench/pdfs");
+        let Ok(bytes) = std::fs::read(dir.join("AMCOR_2023Q4_EARNINGS.pdf")) else { return };
+        let name = "AMCOR_2023Q4_EARNINGS.pdf".to_string();
+        let (mut db, mut lib, mut out) = (BTreeMap::new(), Library::new(), vec![]);
+        lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        apply(&mut db, &mut lib);
+        lib.handle(ToWorker::Sections { id: 2, source: name.clone() }, None, &|| 0.0, &mut |m| out.push(m));
+        let Some(FromWorker::Sections { id: 2, sections, .. }) = out.last().cloned() else { panic!("{:?}", out.last()) };
+        assert!(sections.len() >= 2, "{sections:?}");
+        assert_eq!((sections[0].title.as_str(), sections[0].page), ("Highlights", 1));
+        assert_eq!((sections[1].title.as_str(), sections[1].page), ("Financial Results", 2));
+        assert!(sections.windows(2).all(|w| w[0].page <= w[1].page && w[0].title != w[1].title), "{sections:?}");
+
+        let mut again = Library::new();
+        again.restore(db.into_iter().collect());
+        let mut out2 = vec![];
+        again.handle(ToWorker::Sections { id: 3, source: name }, None, &|| 0.0, &mut |m| out2.push(m));
+        assert!(matches!(out2.last(), Some(FromWorker::Sections { sections: s, .. }) if *s == sections), "{:?}", out2.last());
+
+        // No outline, no sections; an unknown file is an error the user can act on.
+        let Some(plain) = amcor() else { return };
+        again.handle(ToWorker::Ingest { id: 4, name: "amcor.pdf".into(), settings: Default::default() }, Some(&plain), &|| 0.0, &mut |m| out2.push(m));
+        again.handle(ToWorker::Sections { id: 5, source: "amcor.pdf".into() }, None, &|| 0.0, &mut |m| out2.push(m));
+        assert!(matches!(out2.last(), Some(FromWorker::Sections { sections: s, .. }) if s.is_empty()), "{:?}", out2.last());
+        again.handle(ToWorker::Sections { id: 6, source: "nope.pdf".into() }, None, &|| 0.0, &mut |m| out2.push(m));
+        assert!(matches!(out2.last(), Some(FromWorker::Failed { error, .. }) if error.contains("not loaded")), "{:?}", out2.last());
     }
 
     fn amcor() -> Option<Vec<u8>> {

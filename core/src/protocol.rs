@@ -35,6 +35,8 @@ pub enum ToWorker {
     List { id: u64 },
     /// The extracted text of one page (for the viewer).
     PageText { id: u64, source: String, page: u32 },
+    /// The document's sections (outline titles and the page each starts on), for the viewer.
+    Sections { id: u64, source: String },
     /// One page as a PNG at `scale` pixels per point (the viewer asks for ~1.5). `budget`: the
     /// user's ingestion settings, whose per-page work budget bounds drawing (`render::render_page`).
     RenderPage {
@@ -82,6 +84,7 @@ impl ToWorker {
             | ToWorker::Remove { id, .. }
             | ToWorker::List { id }
             | ToWorker::PageText { id, .. }
+            | ToWorker::Sections { id, .. }
             | ToWorker::RenderPage { id, .. }
             | ToWorker::RenderCrop { id, .. }
             | ToWorker::SaveRun { id, .. }
@@ -111,6 +114,13 @@ pub struct SourceInfo {
     pub warnings: Vec<String>,
     /// Milliseconds the worker spent parsing and indexing.
     pub ingest_ms: f64,
+}
+
+/// A section of a document: an outline title and the first page it covers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    pub title: String,
+    pub page: u32,
 }
 
 /// One modality's part of the index.
@@ -150,6 +160,8 @@ pub enum FromWorker {
     Index { id: u64, generation: u64, slabs: Vec<SlabIndex> },
     Sources { id: u64, sources: Vec<SourceInfo> },
     PageText { id: u64, source: String, page: u32, text: String },
+    /// The reply to `Sections`: in page order; empty when the PDF has no outline.
+    Sections { id: u64, source: String, sections: Vec<Section> },
     /// A rendered page. The PNG travels beside the JSON as a transferable `Uint8Array` (like PDF
     /// bytes in the other direction), so `png` is skipped by serde and filled in by the receiver.
     PageImage {
@@ -197,6 +209,7 @@ impl FromWorker {
             | FromWorker::Index { id, .. }
             | FromWorker::Sources { id, .. }
             | FromWorker::PageText { id, .. }
+            | FromWorker::Sections { id, .. }
             | FromWorker::PageImage { id, .. }
             | FromWorker::Vision { id, .. }
             | FromWorker::Runs { id, .. }

@@ -51,7 +51,7 @@ fn real_8k_is_indexed_and_searchable_inside_the_browser() {
     assert!(matches!(&replies[0], FromWorker::PageText { text, .. } if text.to_lowercase().contains("amcor plc")));
 
     // The viewer's page image, rendered by hayro inside wasm at 1.5 px per point.
-    let replies = send(&mut lib, ToWorker::RenderPage { id: 4, source: AMCOR_NAME.into(), page: 1, scale: 1.5 }, None);
+    let replies = send(&mut lib, ToWorker::RenderPage { id: 4, source: AMCOR_NAME.into(), page: 1, scale: 1.5, budget: Default::default() }, None);
     match &replies[0] {
         FromWorker::PageImage { png, width_px, page_size, .. } => {
             assert!(png.starts_with(b"\x89PNG"));
@@ -115,7 +115,7 @@ async fn a_reloaded_library_comes_back_from_indexeddb_without_parsing_or_embeddi
     let q = "Amcor Finance USA guarantee notes supplemental indenture";
     let r = send(&mut lib, ToWorker::Search { id: 2, query: q.into(), k: 5, modality: Some(Modality::Text), settings: s.retrieval.clone(), exact: false }, None);
     assert!(matches!(&r[0], FromWorker::Hits { hits, .. } if hits.first().is_some_and(|h| h.doc.text.to_lowercase().contains("amcor"))));
-    let r = send(&mut lib, ToWorker::RenderPage { id: 3, source: AMCOR_NAME.into(), page: 1, scale: 0.5 }, None);
+    let r = send(&mut lib, ToWorker::RenderPage { id: 3, source: AMCOR_NAME.into(), page: 1, scale: 0.5, budget: Default::default() }, None);
     assert!(matches!(&r[0], FromWorker::PageImage { png, .. } if png.starts_with(b"\x89PNG")));
 
     // Dropping the same file again is answered from the library.
