@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, openApp, pdf, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, pdf, documentWorker, ARTIFACTS } from './harness.mjs';
 
 const AMCOR = 'AMCOR_2022_8K_dated-2022-07-01.pdf';
 const BIG = 'JPMORGAN_2023Q2_10Q.pdf';
@@ -22,17 +22,6 @@ before(async () => {
 after(async () => { await env?.stop(); });
 
 const row = (name) => `.doc[data-name="${name}"]`;
-
-async function documentWorker(page) {
-  for (let i = 0; i < 100; i++) {
-    for (const w of page.workers()) {
-      const name = await w.evaluate(() => self.name).catch(() => null);
-      if (name !== null && name !== 'clair-index-builder') return w;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error('no document worker');
-}
 
 test('stopping a file mid-read and one still waiting keeps every other document and reads the next file', async () => {
   const { page, errors } = await openApp(context, site.url);

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAll, openApp, connect, pdf, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, connect, pdf, documentWorker, ARTIFACTS } from './harness.mjs';
 
 const KEY = 'sk-test-e2e-crash';
 const JNJ = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf';
@@ -25,18 +25,6 @@ before(async () => {
 after(async () => { await env?.stop(); });
 
 const row = (name) => `.doc[data-name="${name}"]`;
-
-/** The document worker (not the nested index builder). */
-async function documentWorker(page) {
-  for (let i = 0; i < 100; i++) {
-    for (const w of page.workers()) {
-      const name = await w.evaluate(() => self.name).catch(() => null);
-      if (name !== null && name !== 'clair-index-builder') return w;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error('no document worker');
-}
 
 test('a worker that dies mid-file is restarted: the file is reported, every other document is kept', async () => {
   const { page, errors } = await openApp(context, site.url);

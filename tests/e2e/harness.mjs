@@ -101,6 +101,18 @@ export async function connect(page, base, key) {
   assert.equal(await page.isVisible('#settings-dialog'), false, 'the settings dialog closed');
 }
 
+/** The document worker (not the nested index builder). */
+export async function documentWorker(page) {
+  for (let i = 0; i < 100; i++) {
+    for (const w of page.workers()) {
+      const name = await w.evaluate(() => self.name).catch(() => null);
+      if (name !== null && name !== 'clair-index-builder') return w;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error('no document worker');
+}
+
 export function pdf(name) {
   return join(CORPUS, 'financebench/pdfs', name);
 }
