@@ -127,6 +127,9 @@ pub fn App() -> impl IntoView {
         error.set(Some(e));
     }
 
+    // A file waiting in the page's queue below (not yet sent to the worker, not stopped or removed).
+    let is_queued = move |id: u64| docs.with_untracked(|v| v.iter().any(|d| d.id == id && d.status == DocStatus::Queued));
+
     let ingest_files = move |files: Vec<web_sys::File>| {
         let mut queue = vec![];
         for f in files {
@@ -149,8 +152,7 @@ pub fn App() -> impl IntoView {
                 });
                 let set = |s: DocStatus| set_noted(s, None);
                 // A row stopped or removed while it waited here is not read.
-                let still_wanted = || docs.with_untracked(|v| v.iter().any(|d| d.id == id && d.status == DocStatus::Queued));
-                if !still_wanted() {
+                if !is_queued(id) {
                     continue;
                 }
                 let buf = match wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
@@ -160,7 +162,7 @@ pub fn App() -> impl IntoView {
                         continue;
                     }
                 };
-                if !still_wanted() {
+                if !is_queued(id) {
                     continue;
                 }
                 let bytes = js_sys::Uint8Array::new(&buf);
@@ -235,7 +237,7 @@ pub fn App() -> impl IntoView {
     // "stop" on a file waiting or being read: one the worker has is stopped there (worker::cancel);
     // one still waiting here is skipped by the loop above.
     let stop_doc = move |id: u64| {
-        let waiting_here = docs.with_untracked(|v| v.iter().any(|d| d.id == id && d.status == DocStatus::Queued));
+        let waiting_here = is_queued(id);
         if worker::cancel(id, STOPPED) || waiting_here {
             docs.update(|v| {
                 if let Some(d) = v.iter_mut().find(|d| d.id == id) {

@@ -122,12 +122,11 @@ pub fn run_file(name: String, settings: Settings, api_key: String, state: Vision
         let (r2, n3, p3) = (render_ms.clone(), name.clone(), progress.clone());
         let budget = sv.ingest.clone();
         let image_of = move |page: u32| {
-            let (r, source, p, sv_budget) = (r2.clone(), n3.clone(), p3.clone(), budget.clone());
+            let (r, source, p, budget) = (r2.clone(), n3.clone(), p3.clone(), budget.clone());
             async move {
                 let (_, done, calls) = p.get();
                 p.set((page, done + 1, calls));
                 set(state, &source, VisionUi::Running { page, done: done + 1, total, calls });
-                let budget = sv_budget;
                 match worker::request(ToWorker::RenderPage { id: worker::next_id(), source, page, scale, budget }, None).await {
                     FromWorker::PageImage { png, render_ms, .. } => {
                         r.borrow_mut().push(render_ms);

@@ -73,6 +73,22 @@ fn fail_all(error: &str) {
     }
 }
 
+/// Terminate the running worker. Requests it had and `QUEUED` are left to the caller.
+fn terminate_running() {
+    if let Some(w) = WORKER.with(|w| w.borrow_mut().take()) {
+        w.terminate();
+    }
+    READY.with(|r| r.set(false));
+}
+
+/// Start the next worker; if even that fails, every waiting request fails with the reason.
+fn start_again() {
+    if let Err(e) = ensure_started() {
+        QUEUED.with(|q| q.borrow_mut().clear());
+        fail_all(&e);
+    }
+}
+
 /// The worker of generation `generation` died while handling `in_flight` (0: unknown): see the
 /// module doc. `cause` is what the user reads for that request.
 fn crashed(generation: u64, in_flight: u64, cause: &str) {
@@ -80,10 +96,7 @@ fn crashed(generation: u64, in_flight: u64, cause: &str) {
         return;
     }
     web_sys::console::error_1(&format!("document worker stopped: {cause}").into());
-    if let Some(w) = WORKER.with(|w| w.borrow_mut().take()) {
-        w.terminate();
-    }
-    READY.with(|r| r.set(false));
+    terminate_running();
     POSTED.with(|p| p.borrow_mut().clear());
     let crashes = CRASHES.with(|c| {
         c.set(c.get() + 1);
@@ -110,10 +123,7 @@ fn crashed(generation: u64, in_flight: u64, cause: &str) {
         fail_all(&format!("the document worker stopped {crashes} times in a row ({cause}); reload the page"));
         return;
     }
-    if let Err(e) = ensure_started() {
-        QUEUED.with(|q| q.borrow_mut().clear());
-        fail_all(&e);
-    }
+    start_again();
 }
 
 fn start() -> Result<Worker, String> {
@@ -233,10 +243,7 @@ pub fn cancel(id: u64, why: &str) -> bool {
         // their order, the other requests the old one had. A late event of the old one is
         // ignored (generation).
         POSTED.with(|p| p.borrow_mut().remove(&id));
-        if let Some(w) = WORKER.with(|w| w.borrow_mut().take()) {
-            w.terminate();
-        }
-        READY.with(|r| r.set(false));
+        terminate_running();
         let again: Vec<(u64, js_sys::Array)> = POSTED.with(|p| std::mem::take(&mut *p.borrow_mut()).into_iter().collect());
         QUEUED.with(|q| {
             let mut q = q.borrow_mut();
@@ -244,10 +251,7 @@ pub fn cancel(id: u64, why: &str) -> bool {
             q.extend(again);
             q.extend(waiting);
         });
-        if let Err(e) = ensure_started() {
-            QUEUED.with(|q| q.borrow_mut().clear());
-            fail_all(&e);
-        }
+        start_again();
     }
     let _ = tx.send(FromWorker::Failed { id, error: why.to_string() });
     true
