@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAll, openApp, connect, pdf, CORPUS, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, connect, pdf, textMatching, CORPUS, ARTIFACTS } from './harness.mjs';
 
 const KEY = 'sk-test-eval-0123456789';
 const DOC = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30';
@@ -36,7 +36,7 @@ test('two configurations over FinanceBench rows give the side-by-side table, plo
   await page.click('#evaluate-toggle');
   const data = await dataset();
   await page.setInputFiles('#eval-dataset', { name: 'dev3.jsonl', mimeType: 'application/json', buffer: data });
-  assert.match(await page.textContent('#eval-dataset-info'), /dev3\.jsonl: 3 question\(s\)/);
+  await textMatching(page, '#eval-dataset-info', /dev3\.jsonl: 3 question\(s\)/);
   await page.check('#eval-config-no_cocv');
   await page.click('#eval-run');
   await page.waitForFunction(() => /Evaluation complete/.test(document.querySelector('#eval-status')?.textContent || ''), null, { timeout: 180000 });
@@ -70,7 +70,7 @@ test('two configurations over FinanceBench rows give the side-by-side table, plo
   await addDocument(page);
   await page.click('#evaluate-toggle');
   await page.setInputFiles('#eval-dataset', { name: 'dev3.jsonl', mimeType: 'application/json', buffer: data });
-  assert.match(await page.textContent('#eval-status'), /4 result\(s\) from an earlier run of this file were restored/);
+  await textMatching(page, '#eval-status', /4 result\(s\) from an earlier run of this file were restored/);
   await page.check('#eval-config-no_cocv');
   await page.click('#eval-run');
   await page.waitForFunction(() => /Evaluation complete/.test(document.querySelector('#eval-status')?.textContent || ''), null, { timeout: 60000 });

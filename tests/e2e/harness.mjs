@@ -113,6 +113,20 @@ export async function documentWorker(page) {
   throw new Error('no document worker');
 }
 
+/**
+ * The text of `selector` once it matches `re`. A file input is read asynchronously (FileReader),
+ * so what it sets on the page is not there the moment `setInputFiles` returns; on a timeout the
+ * assertion shows the text the element last had.
+ */
+export async function textMatching(page, selector, re, timeout = 15000) {
+  const ok = await page
+    .waitForFunction(([sel, src, flags]) => new RegExp(src, flags).test(document.querySelector(sel)?.textContent || ''), [selector, re.source, re.flags], { timeout })
+    .then(() => true, () => false);
+  const text = (await page.textContent(selector)) ?? '';
+  if (!ok) assert.match(text, re, `${selector} did not come to match within ${timeout} ms`);
+  return text;
+}
+
 export function pdf(name) {
   return join(CORPUS, 'financebench/pdfs', name);
 }
