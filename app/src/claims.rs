@@ -78,7 +78,11 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
         let node = e.node.clone();
         let citable = node.source_page().is_some();
         let label = node.describe();
-        let meta = format!("{} · score {:.3}", modality(e.modality), e.score);
+        let mut meta = format!("{} · score {:.3}", modality(e.modality), e.score);
+        // Where in the report: the section and the printed page (issue 3 deliverable 1).
+        if let Some(place) = node.source_page().and_then(|(_, page)| node.locator()?.place(page)) {
+            meta.push_str(&format!(" · {place}"));
+        }
         view! {
             <li class="evidence-item">
                 <button class="evidence" disabled=!citable title=if citable { "Open the page" } else { "No page to open" }

@@ -170,6 +170,9 @@ pub fn App() -> impl IntoView {
                 match worker::request(msg, Some(bytes)).await {
                     FromWorker::Ingested { info, already, .. } => {
                         set_noted(DocStatus::Ready(info), already.then_some("already in library"));
+                        if !already {
+                            viewer.document_replaced(&name);
+                        }
                         // Spec §6.5: with vision on, the plan and estimate come first; nothing is sent before the user confirms.
                         let s = settings.get_untracked();
                         if s.ingest.vision_mode != clair_core::config::VisionMode::Off {

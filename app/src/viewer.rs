@@ -69,15 +69,31 @@ impl Viewer {
         Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings, sections: RwSignal::new(None) }
     }
 
+    /// A file was read again under `source`'s name (a different PDF may now carry it): what the
+    /// viewer holds of the old one — its section list and the shown page — is fetched afresh.
+    pub fn document_replaced(self, source: &str) {
+        if self.sections.with_untracked(|s| s.as_ref().is_some_and(|(of, _)| of == source)) {
+            self.sections.set(None);
+        }
+        if let Some(t) = self.target.get_untracked().filter(|t| t.source == source) {
+            self.show(t);
+        }
+    }
+
     /// Show `t`: render its page and fetch its text (both from the worker).
     pub fn open(self, t: Target) {
+        self.show(t);
+        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("viewer")) {
+            el.scroll_into_view();
+        }
+    }
+
+    /// Render and fetch `t` without moving the user's scroll position.
+    fn show(self, t: Target) {
         let (source, page) = (t.source.clone(), t.page);
         self.target.set(Some(t));
         self.set_image(Image::Loading);
         self.text.set(None);
-        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("viewer")) {
-            el.scroll_into_view();
-        }
         if self.sections.with_untracked(|s| s.as_ref().is_none_or(|(of, _)| *of != source)) {
             self.sections.set(None);
             let source = source.clone();

@@ -111,20 +111,10 @@ fn pixmap_of(pdf: &Pdf, page: u32, scale: f32, budget: &IngestSettings) -> Resul
     // The per-page work budget of ingestion (ingest/budget.rs): a page reading had to cut would
     // keep the renderer busy as long.
     match crate::ingest::budget::plan(p, budget) {
-        crate::ingest::budget::Plan::Cut { cost, .. } if cost.text_bytes > crate::ingest::budget::MAX_TEXT_BYTES => {
-            return Err(format!(
-                "page {page} is too complex to draw: more than {} glyphs (at least {} bytes of shown text)",
-                crate::ingest::budget::MAX_GLYPHS,
-                cost.text_bytes
-            ))
-        }
         crate::ingest::budget::Plan::Cut { cost, .. } => {
-            return Err(format!(
-                "page {page} is too complex to draw: at least {} operators and {} bytes of content, beyond \
-                 the per-page work budget ({} operators, {} bytes; raise ingest.max_page_operators and \
-                 ingest.max_page_content_bytes in Settings to draw it)",
-                cost.operators, cost.bytes, budget.max_page_operators, budget.max_page_content_bytes
-            ))
+            let (reason, settable) = cost.cut_reason(budget);
+            let raise = if settable { "; raise ingest.max_page_operators and ingest.max_page_content_bytes in Settings to draw it" } else { "" };
+            return Err(format!("page {page} is too complex to draw: {reason}{raise}"));
         }
         crate::ingest::budget::Plan::Whole(cost) if cost.largest_image > MAX_IMAGE_PIXELS => {
             return Err(format!(

@@ -63,6 +63,43 @@ fn outline_titles_become_page_sections() {
     assert_eq!(ex.pages[1].section.as_deref(), Some("Financial Results"));
 }
 
+/// The sections of `file`, by page (1-based index into the result).
+fn sections(file: &str) -> Vec<Option<String>> {
+    let ex = ingest::extract(&read(&format!("{FB}{file}")), file, &IngestSettings::default());
+    std::iter::once(None).chain(ex.pages.into_iter().map(|p| p.section)).collect()
+}
+
+#[test]
+fn a_filing_without_an_outline_takes_its_sections_from_its_item_headings() {
+    // Amazon 10-K: headings set as "Item 7." in the margin with the title beside it; the contents
+    // page (item lines with page numbers) gives none.
+    let s = sections("AMAZON_2019_10K.pdf");
+    assert_eq!(s[2], None, "the contents page is not a heading");
+    assert_eq!(s[3].as_deref(), Some("Part I — Item 1. Business"));
+    assert_eq!(s[25].as_deref(), Some("Part II — Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations"));
+    assert_eq!(s[73].as_deref(), Some("Part III — Item 14. Principal Accountant Fees and Services"), "the title beside the number, not the sentence below it");
+    // Microsoft 10-K: every page carries "PART I / Item 1" as a running header; only "ITEM 1. BUSINESS" is a heading.
+    let s = sections("MICROSOFT_2016_10K.pdf");
+    assert_eq!(s[3].as_deref(), Some("Part I — Item 1. BUSINESS"));
+    assert_eq!(s[40].as_deref(), Some("Part II — Item 7. MANAGEMENT’S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS"));
+    // Walmart 10-K: the cover's incorporation table names "Part III" before Part I begins.
+    let s = sections("WALMART_2020_10K.pdf");
+    assert_eq!(s[7].as_deref(), Some("Part I — Item 1. BUSINESS"));
+    // A 10-Q's Part II numbers its items from 1 again.
+    let s = sections("BESTBUY_2024Q2_10Q.pdf");
+    assert_eq!(s[3].as_deref(), Some("Part I — Item 1. Financial Statements"), "a heading read into the top of a statement table");
+    assert_eq!(s[24].as_deref(), Some("Part II — Item 1. Legal Proceedings"));
+    // A press release has neither outline nor items.
+    assert!(sections("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf").iter().all(Option::is_none));
+}
+
+#[test]
+fn outline_titles_in_pdf_doc_encoding_keep_their_dashes() {
+    let s = sections("JPMORGAN_2021Q1_10Q.pdf");
+    assert_eq!(s[2].as_deref(), Some("Part I – Financial information"));
+    assert!(s.iter().flatten().all(|t| !t.contains('\u{FFFD}')), "no replacement characters in section titles");
+}
+
 #[test]
 fn statement_table_keeps_parenthesised_negatives() {
     let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));

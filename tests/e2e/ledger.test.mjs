@@ -76,6 +76,7 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   assert.ok(nClaims >= 1, 'the answer lists its claims');
   const panel = page.getByRole('region', { name: 'Claim details' });
   let sawDebate = false;
+  let sawSection = false;
   for (let i = 0; i < nClaims; i++) {
     const id = await claimButtons.nth(i).getAttribute('data-claim');
     await claimButtons.nth(i).click();
@@ -93,7 +94,15 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
     }
     const nEvidence = await panel.locator('.evidence-item').count();
     assert.match(text, new RegExp(`Evidence \\(${nEvidence}\\)`));
-    if (nEvidence > 0) assert.match(await panel.locator('.evidence-meta').first().textContent(), /^(text|table|chart|tool_derived|none) · score \d\.\d{3}$/);
+    // Each piece of evidence says where in the filing it sits: the 8-K's cover page comes before its
+    // first Item heading, every later page falls under "Item 9.01" (its exhibits).
+    for (const item of await panel.locator('.evidence-item').all()) {
+      const meta = await item.locator('.evidence-meta').textContent();
+      const where = (await item.locator('.evidence-text').textContent()).match(/^\[[^\]]+, p\.(\d+)\]/);
+      assert.match(meta, /^(text|table|chart|tool_derived|none) · score \d\.\d{3}( · .+)?$/);
+      if (where) assert.equal(/ · Item 9\.01\. Financial Statements and Exhibits$/.test(meta), Number(where[1]) >= 2, `${meta} for page ${where[1]}`);
+      if (where && Number(where[1]) >= 2) sawSection = true;
+    }
     if (await panel.locator('.transcript .turn').count() > 0) {
       sawDebate = true;
       assert.ok(await panel.locator('.transcript .turn.brief').count() >= 1, 'an affirmative brief');
@@ -103,6 +112,7 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
     }
   }
   assert.ok(sawDebate, 'at least one claim went to debate and shows its transcript');
+  assert.ok(sawSection, 'some evidence came from a page under an Item heading and says so');
   await panel.screenshot({ path: join(ARTIFACTS, 'ledger-claim-panel.png') });
 
   // Clicking an evidence item opens its page.

@@ -129,7 +129,7 @@ test('the viewer draws pages within the work budget the user set, and names the 
     await page.click(`${row} .view-doc`);
     await page.waitForSelector('#page-unavailable', { timeout: 60000 });
     assert.match(await page.textContent('#page-unavailable'),
-      /page 1 is too complex to draw: at least \d+ operators .*\(300 operators, .*raise ingest\.max_page_operators and ingest\.max_page_content_bytes in Settings to draw it\)/);
+      /page 1 is too complex to draw: the page's content is beyond the per-page work budget \(at least \d+ operators .*ingest\.max_page_operators = 300, .*\); raise ingest\.max_page_operators and ingest\.max_page_content_bytes in Settings to draw it/);
 
     // Raised, the same page is drawn.
     await page.click('#settings');

@@ -76,6 +76,8 @@ impl EvidenceItem {
                 bboxes: hit.doc.bboxes.clone(),
                 page_size: hit.doc.page_size,
                 table_parts: hit.doc.table.as_ref().map(|t| t.parts.clone()).unwrap_or_default(),
+                section: hit.doc.section.clone(),
+                page_label: hit.doc.page_label.clone(),
             },
             derived: None,
         }
@@ -153,4 +155,31 @@ pub const NO_EVIDENCE: &str = "(no evidence found)";
 /// Treat the string "null" and blanks as no value (spec §12: the model returned "null" as a unit).
 pub(crate) fn clean_opt(s: &Option<String>) -> Option<String> {
     s.as_deref().map(str::trim).filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case("null") && !t.eq_ignore_ascii_case("none")).map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Doc;
+
+    #[test]
+    fn evidence_from_a_passage_keeps_its_section_and_printed_page() {
+        let doc = Doc {
+            id: "f-p36-text-c1".into(),
+            source: "f.pdf".into(),
+            page: 36,
+            page_label: Some("34".into()),
+            section: Some("Part II — Item 7. Management’s Discussion and Analysis".into()),
+            modality: Modality::Text,
+            text: "Net sales rose 4%.".into(),
+            bboxes: vec![[72.0, 90.0, 540.0, 120.0]],
+            page_size: (612.0, 792.0),
+            confidence: Default::default(),
+            table: None,
+            chart: None,
+        };
+        let item = EvidenceItem::from_hit(&Hit { doc, score: 0.8 }, Modality::Text, "Net sales rose 4%.".into());
+        assert_eq!(item.locator.section.as_deref(), Some("Part II — Item 7. Management’s Discussion and Analysis"));
+        assert_eq!(item.locator.place(36).as_deref(), Some("Part II — Item 7. Management’s Discussion and Analysis · printed p. 34"));
+    }
 }

@@ -57,6 +57,20 @@ impl Cost {
     fn operator() -> Cost {
         Cost { operators: 1, ..Default::default() }
     }
+
+    /// Why a page of this cost was cut, in the words reading's warning and the renderer's refusal
+    /// share, and whether a setting can lift it (the glyph cap is fixed; the budget is the user's).
+    pub(crate) fn cut_reason(&self, settings: &IngestSettings) -> (String, bool) {
+        if self.text_bytes > MAX_TEXT_BYTES {
+            return (format!("more than {MAX_GLYPHS} glyphs (at least {} bytes of shown text)", self.text_bytes), false);
+        }
+        let reason = format!(
+            "the page's content is beyond the per-page work budget (at least {} operators and {} bytes \
+             of content; ingest.max_page_operators = {}, ingest.max_page_content_bytes = {})",
+            self.operators, self.bytes, settings.max_page_operators, settings.max_page_content_bytes
+        );
+        (reason, true)
+    }
 }
 
 /// Declared pixels of an image dictionary (an XObject's or an inline image's abbreviations).

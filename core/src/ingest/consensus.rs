@@ -161,7 +161,7 @@ mod tests {
         let mut b = income();
         b.rows.pop();
         let b = vec![b];
-        assert_eq!(consensus(&[a.clone()], 0.8, 3), Consensus::AnotherPass);
+        assert_eq!(consensus(std::slice::from_ref(&a), 0.8, 3), Consensus::AnotherPass);
         assert_eq!(consensus(&[a.clone(), a.clone()], 0.8, 3), Consensus::Settled { keep: 0, confidence: High });
         assert_eq!(consensus(&[a.clone(), b.clone()], 0.8, 3), Consensus::AnotherPass);
         assert_eq!(consensus(&[a.clone(), b.clone(), a.clone()], 0.8, 3), Consensus::Settled { keep: 0, confidence: High });

@@ -242,11 +242,11 @@ pub fn columns_and_rows(t: &Table) -> (Vec<String>, Vec<Vec<String>>) {
     let header = t.header_rows.max(1).min(t.n_rows);
     let mut columns = vec![String::new(); t.n_cols];
     for c in t.cells.iter().filter(|c| c.row < header) {
-        for k in c.col..(c.col + c.col_span).min(t.n_cols) {
-            if !columns[k].is_empty() {
-                columns[k].push(' ');
+        for column in columns.iter_mut().take((c.col + c.col_span).min(t.n_cols)).skip(c.col) {
+            if !column.is_empty() {
+                column.push(' ');
             }
-            columns[k].push_str(&c.text);
+            column.push_str(&c.text);
         }
     }
     let grid = t.grid();

@@ -495,6 +495,9 @@ pub fn table_text(t: &Table) -> String {
 
 const MIN_GUTTER: f32 = 6.0;
 
+/// A vertical strip free of text between two columns: its left and right edge (points).
+type Gutter = (f32, f32);
+
 /// Recursive XY cut over block boxes; returns indices in reading order.
 pub fn reading_order(boxes: &[BBox]) -> Vec<usize> {
     let mut out = Vec::with_capacity(boxes.len());
@@ -552,7 +555,7 @@ fn xy_cut(idx: Vec<usize>, boxes: &[BBox], out: &mut Vec<usize>, depth: u32) {
     if bands.len() > 1 {
         // Merge neighbouring bands that share a column gutter (two columns whose paragraph breaks
         // line up must not be interleaved).
-        let mut merged: Vec<(Vec<usize>, Vec<(f32, f32)>)> = vec![];
+        let mut merged: Vec<(Vec<usize>, Vec<Gutter>)> = vec![];
         for band in bands {
             let g = gutters(&band, boxes);
             if let Some((mb, mg)) = merged.last_mut() {

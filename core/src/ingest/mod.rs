@@ -25,6 +25,8 @@ pub mod layout;
 mod read;
 #[cfg(feature = "pdf")]
 mod structure;
+#[cfg(feature = "pdf")]
+mod sections;
 mod ruled;
 pub mod table;
 pub mod consensus;

@@ -16,7 +16,7 @@ use hayro_syntax::content::TypedIter;
 use hayro_syntax::Pdf;
 use super::budget::Plan;
 
-use super::budget::{MAX_GLYPHS, MAX_TEXT_BYTES};
+use super::budget::MAX_GLYPHS;
 
 /// Device-side caps (issue 3 deliverable 5): glyphs (`budget::MAX_GLYPHS`) and paths beyond these
 /// are not collected, so a dense page costs bounded memory and layout time. What the interpreter
@@ -382,6 +382,8 @@ pub(super) fn extract(
     }
     super::structure::attach(&mut ex, &structure);
     super::furniture::mark(&mut ex.pages);
+    // After furniture is marked: running headers repeat item numbers without being headings.
+    super::sections::attach_filing_items(&mut ex.pages);
     super::table::link_continuations(&mut ex.pages);
     ex
 }
@@ -438,20 +440,14 @@ fn read_page<'a>(
             unmapped: false,
         };
     };
-    match plan {
-        Plan::Cut { cost, .. } if cost.text_bytes > MAX_TEXT_BYTES => warnings.push(format!(
-            "{source} page {number}: more than {MAX_GLYPHS} glyphs (at least {} bytes of shown text); \
-             the rest of the page was not read",
-            cost.text_bytes
-        )),
-        Plan::Cut { cost, .. } => warnings.push(format!(
-            "{source} page {number}: the page's content is beyond the per-page work budget \
-             (at least {} operators and {} bytes of content; ingest.max_page_operators = {}, \
-             ingest.max_page_content_bytes = {}); only what comes before was read — raise \
-             those settings to read the whole page",
-            cost.operators, cost.bytes, settings.max_page_operators, settings.max_page_content_bytes
-        )),
-        Plan::Whole(_) => {}
+    if let Plan::Cut { cost, .. } = plan {
+        let (reason, settable) = cost.cut_reason(settings);
+        let rest = if settable {
+            "only what comes before was read — raise those settings to read the whole page"
+        } else {
+            "the rest of the page was not read"
+        };
+        warnings.push(format!("{source} page {number}: {reason}; {rest}"));
     }
     if dev.overflow {
         warnings.push(format!(

@@ -88,7 +88,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
         s.title = info
             .title
             .as_ref()
-            .map(|t| t.to_string_lossy().trim().to_string())
+            .map(|t| text_string(t.as_bytes()).trim().to_string())
             .filter(|t| !t.is_empty());
     }
     let resolver = file.resolver();
@@ -187,7 +187,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
             let title = item
                 .title
                 .as_ref()
-                .map(|t| clean_title(&t.to_string_lossy()))
+                .map(|t| clean_title(&text_string(t.as_bytes())))
                 .unwrap_or_default();
             let page = match (&item.dest, &item.action) {
                 (Some(d), _) => {
@@ -207,6 +207,36 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
                 s.outline.push(OutlineEntry { title, page, level });
             }
         }
+    }
+}
+
+/// A PDF text string (ISO 32000-1 §7.9.2.2): UTF-16BE after its byte-order mark, UTF-8 after
+/// its mark (PDF 2.0), otherwise PDFDocEncoding (Annex D) — which pdf-rs's `to_string_lossy` reads
+/// as UTF-8, turning an outline's em dash (0x84) into U+FFFD.
+fn text_string(b: &[u8]) -> String {
+    if let Some(u) = b.strip_prefix(&[0xFE, 0xFF]) {
+        let units: Vec<u16> = u.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
+        return String::from_utf16_lossy(&units);
+    }
+    if let Some(u) = b.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return String::from_utf8_lossy(u).into_owned();
+    }
+    b.iter().map(|&c| pdf_doc_char(c)).collect()
+}
+
+/// PDFDocEncoding (ISO 32000-1 Annex D.2): Latin-1 but for 0x18–0x1F and 0x80–0xA0.
+fn pdf_doc_char(c: u8) -> char {
+    const LOW: [char; 8] = ['\u{02D8}', '\u{02C7}', '\u{02C6}', '\u{02D9}', '\u{02DD}', '\u{02DB}', '\u{02DA}', '\u{02DC}'];
+    const HIGH: [char; 33] = [
+        '\u{2022}', '\u{2020}', '\u{2021}', '\u{2026}', '\u{2014}', '\u{2013}', '\u{0192}', '\u{2044}', '\u{2039}', '\u{203A}', '\u{2212}',
+        '\u{2030}', '\u{201E}', '\u{201C}', '\u{201D}', '\u{2018}', '\u{2019}', '\u{201A}', '\u{2122}', '\u{FB01}', '\u{FB02}', '\u{0141}',
+        '\u{0152}', '\u{0160}', '\u{0178}', '\u{017D}', '\u{0131}', '\u{0142}', '\u{0153}', '\u{0161}', '\u{017E}', '\u{FFFD}', '\u{20AC}',
+    ];
+    match c {
+        0x18..=0x1F => LOW[(c - 0x18) as usize],
+        0x80..=0xA0 => HIGH[(c - 0x80) as usize],
+        0xAD => '\u{FFFD}',
+        c => c as char,
     }
 }
 
@@ -248,7 +278,7 @@ fn label_for(l: &PageLabel, offset: usize) -> String {
     let prefix = l
         .prefix
         .as_ref()
-        .map(|p| p.to_string_lossy())
+        .map(|p| text_string(p.as_bytes()))
         .unwrap_or_default();
     let body = match &l.style {
         None => String::new(),
@@ -387,6 +417,16 @@ pub(super) fn attach(ex: &mut Extracted, s: &Structure) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn outline_titles_are_decoded_as_pdf_text_strings() {
+        assert_eq!(text_string(b"Part I \x84 Financial information"), "Part I \u{2014} Financial information");
+        assert_eq!(text_string(b"Caf\xe9 \x8dquoted\x8e \xa0"), "Caf\u{e9} \u{201C}quoted\u{201D} \u{20AC}");
+        assert_eq!(text_string(&[0xFE, 0xFF, 0x00, 0x49, 0x20, 0x14]), "I\u{2014}");
+        let mut utf8 = vec![0xEF, 0xBB, 0xBF];
+        utf8.extend_from_slice("Ünïcode".as_bytes());
+        assert_eq!(text_string(&utf8), "Ünïcode");
+    }
+
     #[test]
     fn a_pdf_rs_error_chain_reads_as_its_last_cause() {
         let chain = "Try at /x/pdf-0.10.0/src/file.rs:801:23:, caused by\n  Can't parse field root, caused by\n  Max nesting depth reached";

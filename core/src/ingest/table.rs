@@ -967,7 +967,7 @@ mod tests {
     #[test]
     fn small_print_that_does_not_touch_a_word_keeps_its_own_line() {
         // A unit line "(in %)" set smaller beside a heading is not a superscript.
-        let lines = vec![
+        let lines = [
             test_line(&[("Employment rate", 70.0, 150.0)], 100.0, 11.0),
             test_line(&[("(in %)", 170.0, 195.0)], 102.0, 8.0),
         ];

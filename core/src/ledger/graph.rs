@@ -52,6 +52,23 @@ pub struct Locator {
     /// follow it; empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub table_parts: Vec<TablePart>,
+    /// The section of the document the page falls in (outline title or filing item; issue 3
+    /// deliverable 1), so a reader knows where in the report the evidence sits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    /// The page number printed on the page (`/PageLabels`), when the PDF defines one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_label: Option<String>,
+}
+
+impl Locator {
+    /// Where a reader finds physical page `page` in the report: its section, and the printed page
+    /// number when it differs from the physical one (`Part II — Item 7. … · printed p. 34`).
+    pub fn place(&self, page: u32) -> Option<String> {
+        let printed = self.page_label.as_deref().filter(|l| !l.is_empty() && *l != page.to_string()).map(|l| format!("printed p. {l}"));
+        let parts: Vec<String> = self.section.iter().cloned().chain(printed).collect();
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
 }
 
 /// Node payloads by type (spec §1.4), with provenance the reference dropped (§12).
@@ -357,6 +374,21 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn evidence_says_where_in_the_report_it_sits() {
+        let l = Locator { section: Some("Part II — Item 7. MD&A".into()), page_label: Some("34".into()), ..Default::default() };
+        assert_eq!(l.place(36).as_deref(), Some("Part II — Item 7. MD&A · printed p. 34"));
+        // A printed number equal to the physical one adds nothing; no section, no label, no place.
+        let same = Locator { page_label: Some("36".into()), ..Default::default() };
+        assert_eq!(same.place(36), None);
+        assert_eq!(Locator::default().place(3), None);
+        // Both survive an export and load; a ledger written before they existed still loads.
+        let back: Locator = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
+        assert_eq!(back, l);
+        let old: Locator = serde_json::from_str(r#"{"doc_id":"d","bboxes":[],"page_size":[612.0,792.0]}"#).unwrap();
+        assert_eq!((old.section, old.page_label), (None, None));
+    }
 
     #[test]
     fn ledger_dump_round_trips_and_keeps_insertion_order() {

@@ -421,6 +421,17 @@ pub fn parse_output<O: RoleOutput>(content: &str) -> Result<O, String> {
     Ok(v)
 }
 
+/// `400 ms`, `2.5 s`, `60 s`: a timeout a user can recognise in their settings.
+fn human_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -577,16 +588,5 @@ mod tests {
         let _: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
         let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
         assert!(o.failure.unwrap().contains("budget"));
-    }
-}
-
-/// `400 ms`, `2.5 s`, `60 s`: a timeout a user can recognise in their settings.
-fn human_ms(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms} ms")
-    } else if ms % 1000 == 0 {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{:.1} s", ms as f64 / 1000.0)
     }
 }

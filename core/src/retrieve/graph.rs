@@ -140,7 +140,7 @@ impl GraphJob {
 /// The builder's whole work: the graph over the job's vectors as a blob (`decode` reads it).
 pub fn build(header: &JobHeader, vectors: Vec<f32>) -> Result<Vec<u8>, String> {
     let fingerprint: u64 = header.fingerprint.parse().map_err(|_| format!("bad fingerprint {:?}", header.fingerprint))?;
-    if header.dims == 0 || vectors.len() % header.dims != 0 {
+    if header.dims == 0 || !vectors.len().is_multiple_of(header.dims) {
         return Err(format!("{} numbers do not make rows of {} dimensions", vectors.len(), header.dims));
     }
     if vectors.iter().any(|x| !x.is_finite()) {

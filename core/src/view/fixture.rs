@@ -37,7 +37,7 @@ pub fn run(claims: usize, per_claim: usize) -> RunExport {
             let id = format!("c{c}-e-{k}");
             let source = format!("REPORT_{}.pdf", c % 3);
             let page = (c * 7 + k) as u32 % 40 + 1;
-            let locator = Locator { doc_id: format!("d{c}-{k}"), bboxes: vec![[72.0, 100.0 + k as f32, 300.0, 120.0 + k as f32]], page_size: (612.0, 792.0), table_parts: vec![] };
+            let locator = Locator { doc_id: format!("d{c}-{k}"), bboxes: vec![[72.0, 100.0 + k as f32, 300.0, 120.0 + k as f32]], page_size: (612.0, 792.0), table_parts: vec![], ..Default::default() };
             let kind = match k % 5 {
                 1 => NodeKind::TextSpan {
                     source: source.clone(),

@@ -194,13 +194,15 @@ fn claim_section(o: &mut String, c: &ClaimReport) {
             h.value, h.entailment_term, h.authority_term, h.repair_term, h.attack_term
         ));
     }
-    o.push_str("<h3>Evidence</h3><table><tr><th>Node</th><th>Modality</th><th>Score</th><th>Content</th></tr>");
+    o.push_str("<h3>Evidence</h3><table><tr><th>Node</th><th>Modality</th><th>Score</th><th>Where</th><th>Content</th></tr>");
     for e in &c.evidence {
+        let place = e.node.source_page().and_then(|(_, p)| e.node.locator()?.place(p)).unwrap_or_default();
         o.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{}</td><td>{}</td></tr>",
             escape(&e.node.node_id),
             e.modality.map(|m| m.as_str()).unwrap_or("—"),
             e.score,
+            escape(&place),
             escape(&e.node.describe())
         ));
     }

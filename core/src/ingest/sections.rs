@@ -1,0 +1,350 @@
+//! Section titles for a filing without an outline (issue 3 deliverable 1: "section titles … attached").
+//!
+//! Most EDGAR-rendered 10-K, 10-Q and 8-K PDFs carry no `/Outlines`, but their structure is fixed by
+//! the forms themselves: every section starts with an "Item" heading ("Item 7. Management's
+//! Discussion and Analysis…", "ITEM 1A. RISK FACTORS", "Item 2.02 Results of Operations…"), grouped
+//! in Parts ("PART II — OTHER INFORMATION"). When the outline gives no page a section, these
+//! headings do: a page's section is the last heading at or before it, as with an outline
+//! (`structure::attach`).
+//!
+//! What is not a heading:
+//! - a running header ("PART I / Item 1", "Item 1, 1A"): no title, or not after the item number;
+//!   furniture blocks are not read at all;
+//! - a cross-reference ("Item 8 of Part II, …"): the title must start with a capital;
+//! - a table of contents: item lines followed by page numbers, or by the next item line — a page
+//!   with two such lines is a contents page and none of its lines count;
+//! - an item that does not move forward in the form's order (a back-reference, a repeated header).
+
+use super::{BlockKind, Page};
+
+/// Longest line taken as a heading (a title wrapped over two lines keeps its first).
+const MAX_HEADING_CHARS: usize = 160;
+
+/// Position in the form's order: part, item number, 8-K sub-item (`2.02` → 2), letter (`7A` → 1).
+type Order = (u8, u16, u16, u8);
+
+#[derive(Debug, Clone, PartialEq)]
+struct ItemLine {
+    number: u16,
+    sub: Option<u16>,
+    letter: Option<char>,
+    /// The title on the same line, without a trailing page number.
+    title: Option<String>,
+    /// The line ended in a page number: a contents entry.
+    page_ref: bool,
+}
+
+impl ItemLine {
+    fn label(&self) -> String {
+        let mut s = format!("Item {}", self.number);
+        if let Some(sub) = self.sub {
+            s.push_str(&format!(".{sub:02}"));
+        }
+        if let Some(l) = self.letter {
+            s.push(l);
+        }
+        s
+    }
+}
+
+/// Give every page a section from the filing's Item headings, when no page has one yet.
+pub(super) fn attach_filing_items(pages: &mut [Page]) {
+    if pages.iter().any(|p| p.section.is_some()) {
+        return;
+    }
+    // The part of the last heading taken, and the last part line seen since (a cover page's
+    // "Part III" in its incorporation table must not set the part of what follows).
+    let mut part: u8 = 0;
+    let mut part_seen: Option<u8> = None;
+    let mut at: Option<Order> = None;
+    let mut current: Option<(String, bool)> = None;
+    for p in pages.iter_mut() {
+        let lines = body_lines(p);
+        // A contents page is often laid out as a table: its rows count too.
+        let texts: Vec<&str> = p
+            .blocks
+            .iter()
+            .filter(|b| matches!(b.kind, BlockKind::Text | BlockKind::Table))
+            .flat_map(|b| b.text.lines().map(str::trim).filter(|l| !l.is_empty()))
+            .collect();
+        if is_contents_page(&texts) {
+            p.section = current.as_ref().map(|(n, _)| n.clone());
+            continue;
+        }
+        for (i, line) in lines.iter().enumerate() {
+            if let Some(n) = part_line(line.text) {
+                part_seen = Some(n);
+                continue;
+            }
+            let Some(item) = item_line(line.text) else { continue };
+            let title = item.title.clone().or_else(|| title_beside(p, line)).or_else(|| {
+                // `ITEM 1.` with its title on the next line; a bare `Item 1` is a running header.
+                let next = lines.get(i + 1).map(|l| l.text).filter(|l| is_title(l));
+                line.text.ends_with(['.', ':']).then_some(next).flatten().map(str::to_string)
+            });
+            let Some(title) = title else {
+                if !line.text.ends_with(['.', ':']) {
+                    continue;
+                }
+                // `Item 9B.` whose title was not found: still a heading, named by its number.
+                let item_part = part_seen.unwrap_or(part).max(part);
+                let order = order_of(item_part, &item);
+                if at.is_none_or(|a| order > a) {
+                    (part, part_seen, at) = (item_part, None, Some(order));
+                    current = Some((name(item_part, &item, None), false));
+                }
+                continue;
+            };
+            let title = if item.title.is_some() { continued(title, lines.get(i + 1), line) } else { title };
+            let item_part = part_seen.unwrap_or(part).max(part);
+            let order = order_of(item_part, &item);
+            // The same item again with the title it lacked (a number-only heading, then its title).
+            let retitle = at == Some(order) && current.as_ref().is_some_and(|(_, titled)| !titled);
+            if at.is_some_and(|a| order <= a) && !retitle {
+                continue;
+            }
+            (part, part_seen, at) = (item_part, None, Some(order));
+            current = Some((name(item_part, &item, Some(&title)), true));
+        }
+        p.section = current.as_ref().map(|(n, _)| n.clone());
+    }
+}
+
+fn order_of(part: u8, item: &ItemLine) -> Order {
+    (part, item.number, item.sub.unwrap_or(0), item.letter.map_or(0, |c| c as u8 - b'A' + 1))
+}
+
+/// `Part II — Item 7. Management's Discussion…`
+fn name(part: u8, item: &ItemLine, title: Option<&str>) -> String {
+    let mut name = item.label();
+    if let Some(t) = title {
+        name.push_str(". ");
+        name.push_str(t.trim_end_matches('.'));
+    }
+    if part > 0 {
+        name = format!("Part {} — {name}", roman(part));
+    }
+    name
+}
+
+/// A title cut at the end of its line (`… OWNERS AND MANAGEMENT AND` / `RELATED STOCKHOLDER
+/// MATTERS`, in the same block) goes on with the next line.
+fn continued(title: String, next: Option<&BodyLine>, line: &BodyLine) -> String {
+    const OPEN: [&str; 10] = ["and", "of", "or", "the", "for", "in", "to", "on", "with", "by"];
+    let cut = title.ends_with(',') || title.rsplit(' ').next().is_some_and(|w| OPEN.iter().any(|o| w.eq_ignore_ascii_case(o)));
+    match next {
+        Some(n) if cut && n.block == line.block && !n.first && is_title(n.text) && title.chars().count() + n.text.chars().count() < MAX_HEADING_CHARS => {
+            format!("{title} {}", n.text)
+        }
+        _ => title,
+    }
+}
+
+/// A line of a text block, with the block it starts (its first line) or belongs to.
+struct BodyLine<'a> {
+    text: &'a str,
+    block: usize,
+    first: bool,
+}
+
+/// The title set beside an item number that starts its block: another block of the page whose top
+/// is the same line, to its right (`Item 10.` in the margin, `Directors, Executive…` in the body column).
+fn title_beside(p: &Page, line: &BodyLine) -> Option<String> {
+    if !line.first {
+        return None;
+    }
+    let b = &p.blocks[line.block];
+    p.blocks
+        .iter()
+        .enumerate()
+        .filter(|(k, o)| *k != line.block && o.kind == BlockKind::Text && (o.bbox[1] - b.bbox[1]).abs() < 3.0 && o.bbox[0] > b.bbox[0])
+        .min_by(|(_, x), (_, y)| x.bbox[0].total_cmp(&y.bbox[0]))
+        .and_then(|(_, o)| o.text.lines().next())
+        .map(str::trim)
+        .filter(|t| is_title(t))
+        .map(str::to_string)
+}
+
+/// The lines of a page's text blocks in reading order, and the first line of each table (a
+/// heading set flush above a statement is read into it); running headers and footers left out.
+fn body_lines(p: &Page) -> Vec<BodyLine<'_>> {
+    p.blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| matches!(b.kind, BlockKind::Text | BlockKind::Table))
+        .flat_map(|(k, b)| {
+            let take = if b.kind == BlockKind::Table { 1 } else { usize::MAX };
+            b.text.lines().map(str::trim).filter(|l| !l.is_empty()).take(take).enumerate().map(move |(n, l)| BodyLine { text: l, block: k, first: n == 0 })
+        })
+        .collect()
+}
+
+/// A contents page: at least two item lines that end in a page number or are followed directly by
+/// another item or part line.
+fn is_contents_page(lines: &[&str]) -> bool {
+    let entries = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| item_line(l).map(|it| (i, it)))
+        .filter(|(i, it)| {
+            it.page_ref || lines.get(i + 1).is_some_and(|n| item_line(n).is_some() || part_line(n).is_some() || is_page_number(n))
+        })
+        .count();
+    entries >= 2
+}
+
+/// `PART II`, `Part I. Financial Information`, `PART II — OTHER INFORMATION` → the part number.
+fn part_line(line: &str) -> Option<u8> {
+    let rest = strip_word(line, "part")?;
+    let (numeral, after) = split_token(rest);
+    let n = match numeral.trim_end_matches(['.', ':']).to_ascii_uppercase().as_str() {
+        "I" => 1,
+        "II" => 2,
+        "III" => 3,
+        "IV" => 4,
+        _ => return None,
+    };
+    let after = after.trim_start_matches(['.', ':', '—', '–', '-', ' ']).trim();
+    (after.is_empty() || after.starts_with(|c: char| c.is_uppercase()) || numeral.ends_with(['.', ':'])).then_some(n).filter(|_| after.len() <= MAX_HEADING_CHARS)
+}
+
+/// `Item 7. Management's Discussion…`, `ITEM 1A. RISK FACTORS`, `Item 2.02 Results of Operations`,
+/// `Item 9B` (title on the next line).
+fn item_line(line: &str) -> Option<ItemLine> {
+    if line.chars().count() > MAX_HEADING_CHARS {
+        return None;
+    }
+    let rest = strip_word(line, "item")?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() || digits.len() > 2 {
+        return None;
+    }
+    let number: u16 = digits.parse().ok()?;
+    let mut rest = &rest[digits.len()..];
+    // 8-K items: `2.02`.
+    let mut sub = None;
+    if let Some(r) = rest.strip_prefix('.') {
+        let d: String = r.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if d.len() == 2 {
+            sub = d.parse().ok();
+            rest = &r[2..];
+        }
+    }
+    let mut letter = None;
+    if let Some(c) = rest.chars().next().filter(|c| matches!(c, 'A'..='D')) {
+        let next = rest[1..].chars().next();
+        if next.is_none_or(|n| !n.is_alphanumeric()) {
+            letter = Some(c);
+            rest = &rest[1..];
+        }
+    }
+    // What follows the number: nothing, or a separator, then the title. `Item 1, 1A` and
+    // `Item 8 of Part II` are not headings.
+    let sep = rest.chars().next();
+    if sep.is_some_and(|c| !matches!(c, '.' | ':' | '—' | '–' | '-' | ' ' | '\u{a0}')) {
+        return None;
+    }
+    let rest = rest.trim_start_matches(['.', ':', '—', '–', '-', ' ', '\u{a0}']).trim();
+    if rest.is_empty() {
+        return Some(ItemLine { number, sub, letter, title: None, page_ref: false });
+    }
+    if !rest.starts_with(|c: char| c.is_uppercase() || matches!(c, '[' | '“' | '"')) {
+        return None;
+    }
+    // A quotation closed or another item named inside: a cross-reference wrapped to the start of
+    // a line (`Item 2. Management's Discussion…" appearing in our Quarterly Reports`), not a title.
+    if rest.chars().skip(1).any(|c| matches!(c, '”' | '"')) || rest.contains("Item ") {
+        return None;
+    }
+    let (title, page_ref) = match rest.rsplit_once(' ') {
+        Some((t, last)) if is_page_number(last) => (t.trim_end_matches(['.', ' ']).to_string(), true),
+        _ => (rest.to_string(), false),
+    };
+    Some(ItemLine { number, sub, letter, title: Some(title), page_ref })
+}
+
+/// A title on the line after a bare `Item 7.`: short, capitalised, not a sentence of the body.
+fn is_title(line: &str) -> bool {
+    let l = line.trim();
+    l.chars().count() <= MAX_HEADING_CHARS
+        && l.starts_with(|c: char| c.is_uppercase())
+        && item_line(l).is_none()
+        && part_line(l).is_none()
+        && !is_page_number(l)
+        && !l.trim_end_matches('.').contains(". ")
+}
+
+/// `12`, `F-3`, `iv`: a page reference in a contents entry.
+fn is_page_number(s: &str) -> bool {
+    let s = s.trim();
+    let digits = |t: &str| !t.is_empty() && t.len() <= 4 && t.chars().all(|c| c.is_ascii_digit());
+    digits(s)
+        || s.split_once('-').is_some_and(|(a, b)| a.len() <= 2 && a.chars().all(|c| c.is_ascii_uppercase()) && digits(b))
+        || (!s.is_empty() && s.len() <= 5 && s.chars().all(|c| matches!(c, 'i' | 'v' | 'x')))
+}
+
+/// `line` without its leading `word` (any case) and the whitespace after it.
+fn strip_word<'a>(line: &'a str, word: &str) -> Option<&'a str> {
+    let head = line.get(..word.len())?;
+    if !head.eq_ignore_ascii_case(word) {
+        return None;
+    }
+    let rest = &line[word.len()..];
+    let trimmed = rest.trim_start_matches([' ', '\u{a0}']);
+    (trimmed.len() < rest.len()).then_some(trimmed)
+}
+
+fn split_token(s: &str) -> (&str, &str) {
+    match s.find([' ', '\u{a0}', '—', '–']) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    }
+}
+
+fn roman(n: u8) -> &'static str {
+    ["", "I", "II", "III", "IV"].get(n as usize).copied().unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn item_headings_are_read_in_their_usual_forms() {
+        let it = item_line("Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations").unwrap();
+        assert_eq!((it.number, it.letter, it.title.as_deref(), it.page_ref), (7, None, Some("Management’s Discussion and Analysis of Financial Condition and Results of Operations"), false));
+        let it = item_line("ITEM 1A. RISK FACTORS").unwrap();
+        assert_eq!((it.label(), it.title.as_deref()), ("Item 1A".to_string(), Some("RISK FACTORS")));
+        let it = item_line("Item 2.02 Results of Operations and Financial Condition.").unwrap();
+        assert_eq!(it.label(), "Item 2.02");
+        assert_eq!(item_line("Item 9B").unwrap().title, None);
+        let toc = item_line("Item 1A. Risk Factors 17").unwrap();
+        assert!(toc.page_ref);
+        assert_eq!(toc.title.as_deref(), Some("Risk Factors"));
+        assert_eq!(item_line("Item 6. [Reserved]").unwrap().title.as_deref(), Some("[Reserved]"));
+    }
+
+    #[test]
+    fn running_headers_and_cross_references_are_not_headings() {
+        assert!(item_line("Item 1, 1A").is_none());
+        assert!(item_line("Item 8 of Part II, “Financial Statements and Supplementary Data — Note 7”").is_none());
+        assert!(item_line("Items 1 and 2. Business and Properties").is_none());
+        assert!(item_line("Itemized deductions were 12").is_none());
+        assert!(item_line("Item 123. Not an item").is_none());
+        assert!(item_line("Item 2. Management's Discussions and Analysis of Financial Condition\" appearing in our Quarterly").is_none());
+        assert!(item_line("Item 14. Information required by Item 14 of Part III is included in our Proxy Statement").is_none());
+        assert_eq!(part_line("PART II — OTHER INFORMATION"), Some(2));
+        assert_eq!(part_line("Part I. Financial Information"), Some(1));
+        assert_eq!(part_line("PART IV"), Some(4));
+        assert_eq!(part_line("Part III of this report incorporates"), None);
+        assert_eq!(part_line("Part II, Item 8"), None);
+    }
+
+    #[test]
+    fn contents_entries_are_told_from_headings() {
+        assert!(is_contents_page(&["PART I", "Item 1. Business 3", "Item 1A. Risk Factors 17", "Item 2. Properties 26"]));
+        assert!(is_contents_page(&["Item 1.", "Item 1A.", "Item 1B.", "Business"]));
+        // Short items, each with its one-line body, are headings.
+        assert!(!is_contents_page(&["Item 1B. Unresolved Staff Comments", "None.", "Item 2. Properties", "We operate the following facilities.", "Item 3. Legal Proceedings", "See Item 8 of Part II."]));
+    }
+}
