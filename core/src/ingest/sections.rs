@@ -59,7 +59,6 @@ pub(super) fn attach_filing_items(pages: &mut [Page]) {
     let mut at: Option<Order> = None;
     let mut current: Option<(String, bool)> = None;
     for p in pages.iter_mut() {
-        let lines = body_lines(p);
         // A contents page is often laid out as a table: its rows count too.
         let texts: Vec<&str> = p
             .blocks
@@ -71,40 +70,32 @@ pub(super) fn attach_filing_items(pages: &mut [Page]) {
             p.section = current.as_ref().map(|(n, _)| n.clone());
             continue;
         }
+        let lines = body_lines(p);
         for (i, line) in lines.iter().enumerate() {
             if let Some(n) = part_line(line.text) {
                 part_seen = Some(n);
                 continue;
             }
             let Some(item) = item_line(line.text) else { continue };
-            let title = item.title.clone().or_else(|| title_beside(p, line)).or_else(|| {
-                // `ITEM 1.` with its title on the next line; a bare `Item 1` is a running header.
-                let next = lines.get(i + 1).map(|l| l.text).filter(|l| is_title(l));
-                line.text.ends_with(['.', ':']).then_some(next).flatten().map(str::to_string)
-            });
-            let Some(title) = title else {
-                if !line.text.ends_with(['.', ':']) {
-                    continue;
-                }
-                // `Item 9B.` whose title was not found: still a heading, named by its number.
-                let item_part = part_seen.unwrap_or(part).max(part);
-                let order = order_of(item_part, &item);
-                if at.is_none_or(|a| order > a) {
-                    (part, part_seen, at) = (item_part, None, Some(order));
-                    current = Some((name(item_part, &item, None), false));
-                }
-                continue;
+            // A number set off as a heading (`ITEM 1.`) may have its title beside it or on the
+            // next line; a bare `Item 1` without either is a running header.
+            let closed = line.text.ends_with(['.', ':']);
+            let title = match &item.title {
+                Some(t) => Some(continued(t.clone(), lines.get(i + 1), line)),
+                None => title_beside(p, line).or_else(|| lines.get(i + 1).filter(|n| closed && is_title(n.text)).map(|n| n.text.to_string())),
             };
-            let title = if item.title.is_some() { continued(title, lines.get(i + 1), line) } else { title };
+            if title.is_none() && !closed {
+                continue;
+            }
             let item_part = part_seen.unwrap_or(part).max(part);
             let order = order_of(item_part, &item);
             // The same item again with the title it lacked (a number-only heading, then its title).
-            let retitle = at == Some(order) && current.as_ref().is_some_and(|(_, titled)| !titled);
+            let retitle = title.is_some() && at == Some(order) && current.as_ref().is_some_and(|(_, titled)| !titled);
             if at.is_some_and(|a| order <= a) && !retitle {
                 continue;
             }
             (part, part_seen, at) = (item_part, None, Some(order));
-            current = Some((name(item_part, &item, Some(&title)), true));
+            current = Some((name(item_part, &item, title.as_deref()), title.is_some()));
         }
         p.section = current.as_ref().map(|(n, _)| n.clone());
     }
