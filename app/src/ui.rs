@@ -587,7 +587,9 @@ pub fn App() -> impl IntoView {
                                     let cites = l.citations.iter().map(|c| {
                                         let (c2, h) = (c.clone(), cited_text(&r, &c.node_id));
                                         let label = format!("[{}, p.{}]", c.source, c.page);
-                                        view! { <button class="citation" on:click=move |_| open_citation(c2.clone(), h.clone())>{label}</button> }
+                                        // Hovering says where in the report: section and printed page.
+                                        let place = run_node(&r, &c.node_id).and_then(|n| n.locator()?.place(c.page));
+                                        view! { <button class="citation" title=place on:click=move |_| open_citation(c2.clone(), h.clone())>{label}</button> }
                                     }).collect_view();
                                     view! { <li class="answer-line"><span>{l.text.clone()}</span>" "{cites}</li> }
                                 }).collect_view()}
@@ -618,9 +620,13 @@ pub fn App() -> impl IntoView {
 }
 
 /// The text of a cited ledger node as it should appear on the page (a passage, or a cell's value).
+fn run_node<'a>(run: &'a RunExport, node_id: &str) -> Option<&'a clair_core::ledger::graph::Node> {
+    run.ledger.nodes.iter().find(|n| n.node_id == node_id)
+}
+
 fn cited_text(run: &RunExport, node_id: &str) -> Option<String> {
     use clair_core::ledger::graph::NodeKind;
-    let node = run.ledger.nodes.iter().find(|n| n.node_id == node_id)?;
+    let node = run_node(run, node_id)?;
     match &node.kind {
         NodeKind::TextSpan { text, .. } => Some(text.clone()),
         NodeKind::TableCell { value, .. } => Some(value.clone()),

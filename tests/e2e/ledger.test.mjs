@@ -129,6 +129,10 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   await page.click('#answer .citation >> nth=0');
   const cite = await page.textContent('#answer .citation >> nth=0');
   const pageNo = Number(cite.match(/p\.(\d+)\]/)[1]);
+  // Hovering a citation says where in the filing it is (the 8-K's pages after its cover fall under Item 9.01).
+  const citeTitle = await page.getAttribute('#answer .citation >> nth=0', 'title');
+  if (pageNo >= 2) assert.equal(citeTitle, 'Item 9.01. Financial Statements and Exhibits');
+  else assert.equal(citeTitle, null);
   await page.getByRole('region', { name: 'Page viewer' }).locator('#viewer-page', { hasText: `page ${pageNo}` }).waitFor();
   const img = await imageLoaded(page);
   timings.citation_to_image_ms = Date.now() - t0;
