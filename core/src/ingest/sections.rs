@@ -25,26 +25,47 @@ type Order = (u8, u16, u16, u8);
 
 #[derive(Debug, Clone, PartialEq)]
 struct ItemLine {
+    /// The first item's number (`Items 1 and 2` → 1) and, for 8-K items, its sub-item and letter.
     number: u16,
     sub: Option<u16>,
     letter: Option<char>,
+    /// `Item 7A`, `Item 2.02`, `Items 1 and 2`.
+    label: String,
     /// The title on the same line, without a trailing page number.
     title: Option<String>,
     /// The line ended in a page number: a contents entry.
     page_ref: bool,
 }
 
-impl ItemLine {
-    fn label(&self) -> String {
-        let mut s = format!("Item {}", self.number);
-        if let Some(sub) = self.sub {
-            s.push_str(&format!(".{sub:02}"));
-        }
-        if let Some(l) = self.letter {
-            s.push(l);
-        }
-        s
+/// One item number at the start of `s` (`7`, `7A`, `2.02`), as (number, sub-item, letter, label, rest).
+fn item_number(s: &str) -> Option<(u16, Option<u16>, Option<char>, String, &str)> {
+    let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() || digits.len() > 2 {
+        return None;
     }
+    let number: u16 = digits.parse().ok()?;
+    let mut label = digits.clone();
+    let mut rest = &s[digits.len()..];
+    // 8-K items: `2.02`.
+    let mut sub = None;
+    if let Some(r) = rest.strip_prefix('.') {
+        let d: String = r.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if d.len() == 2 {
+            sub = d.parse().ok();
+            label.push('.');
+            label.push_str(&d);
+            rest = &r[2..];
+        }
+    }
+    let mut letter = None;
+    if let Some(c) = rest.chars().next().filter(|c| matches!(c, 'A'..='D')) {
+        if rest[1..].chars().next().is_none_or(|n| !n.is_alphanumeric()) {
+            letter = Some(c);
+            label.push(c);
+            rest = &rest[1..];
+        }
+    }
+    Some((number, sub, letter, label, rest))
 }
 
 /// Give every page a section from the filing's Item headings, when no page has one yet.
@@ -107,7 +128,7 @@ fn order_of(part: u8, item: &ItemLine) -> Order {
 
 /// `Part II — Item 7. Management's Discussion…`
 fn name(part: u8, item: &ItemLine, title: Option<&str>) -> String {
-    let mut name = item.label();
+    let mut name = item.label.clone();
     if let Some(t) = title {
         name.push_str(". ");
         name.push_str(t.trim_end_matches('.'));
@@ -205,28 +226,23 @@ fn item_line(line: &str) -> Option<ItemLine> {
     if line.chars().count() > MAX_HEADING_CHARS {
         return None;
     }
-    let rest = strip_word(line, "item")?;
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    if digits.is_empty() || digits.len() > 2 {
-        return None;
-    }
-    let number: u16 = digits.parse().ok()?;
-    let mut rest = &rest[digits.len()..];
-    // 8-K items: `2.02`.
-    let mut sub = None;
-    if let Some(r) = rest.strip_prefix('.') {
-        let d: String = r.chars().take_while(|c| c.is_ascii_digit()).collect();
-        if d.len() == 2 {
-            sub = d.parse().ok();
-            rest = &r[2..];
+    // `Items 1 and 2. Business and Properties`: one heading for several items, ordered by the first.
+    let (rest, several) = match strip_word(line, "items") {
+        Some(r) => (r, true),
+        None => (strip_word(line, "item")?, false),
+    };
+    let (number, sub, letter, first, mut rest) = item_number(rest)?;
+    let mut label = format!("{} {first}", if several { "Items" } else { "Item" });
+    if several {
+        loop {
+            let Some(after) = [", and ", " and ", ", ", " & ", " through ", "-", "–"].iter().find_map(|j| rest.strip_prefix(j).map(|r| (j, r))) else { break };
+            let Some((_, _, _, next, r)) = item_number(after.1) else { break };
+            label.push_str(after.0);
+            label.push_str(&next);
+            rest = r;
         }
-    }
-    let mut letter = None;
-    if let Some(c) = rest.chars().next().filter(|c| matches!(c, 'A'..='D')) {
-        let next = rest[1..].chars().next();
-        if next.is_none_or(|n| !n.is_alphanumeric()) {
-            letter = Some(c);
-            rest = &rest[1..];
+        if label == format!("Items {first}") {
+            return None;
         }
     }
     // What follows the number: nothing, or a separator, then the title. `Item 1, 1A` and
@@ -237,7 +253,7 @@ fn item_line(line: &str) -> Option<ItemLine> {
     }
     let rest = rest.trim_start_matches(['.', ':', '—', '–', '-', ' ', '\u{a0}']).trim();
     if rest.is_empty() {
-        return Some(ItemLine { number, sub, letter, title: None, page_ref: false });
+        return Some(ItemLine { number, sub, letter, label, title: None, page_ref: false });
     }
     if !rest.starts_with(|c: char| c.is_uppercase() || matches!(c, '[' | '“' | '"')) {
         return None;
@@ -251,7 +267,7 @@ fn item_line(line: &str) -> Option<ItemLine> {
         Some((t, last)) if is_page_number(last) => (t.trim_end_matches(['.', ' ']).to_string(), true),
         _ => (rest.to_string(), false),
     };
-    Some(ItemLine { number, sub, letter, title: Some(title), page_ref })
+    Some(ItemLine { number, sub, letter, label, title: Some(title), page_ref })
 }
 
 /// A title on the line after a bare `Item 7.`: short, capitalised, not a sentence of the body.
@@ -305,9 +321,12 @@ mod tests {
         let it = item_line("Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations").unwrap();
         assert_eq!((it.number, it.letter, it.title.as_deref(), it.page_ref), (7, None, Some("Management’s Discussion and Analysis of Financial Condition and Results of Operations"), false));
         let it = item_line("ITEM 1A. RISK FACTORS").unwrap();
-        assert_eq!((it.label(), it.title.as_deref()), ("Item 1A".to_string(), Some("RISK FACTORS")));
+        assert_eq!((it.label.as_str(), it.title.as_deref()), ("Item 1A", Some("RISK FACTORS")));
         let it = item_line("Item 2.02 Results of Operations and Financial Condition.").unwrap();
-        assert_eq!(it.label(), "Item 2.02");
+        assert_eq!(it.label, "Item 2.02");
+        let it = item_line("Items 1 and 2. Business and Properties").unwrap();
+        assert_eq!((it.number, it.label.as_str(), it.title.as_deref()), (1, "Items 1 and 2", Some("Business and Properties")));
+        assert_eq!(item_line("Items 1, 1A and 2. Business").unwrap().label, "Items 1, 1A and 2");
         assert_eq!(item_line("Item 9B").unwrap().title, None);
         let toc = item_line("Item 1A. Risk Factors 17").unwrap();
         assert!(toc.page_ref);
@@ -319,7 +338,7 @@ mod tests {
     fn running_headers_and_cross_references_are_not_headings() {
         assert!(item_line("Item 1, 1A").is_none());
         assert!(item_line("Item 8 of Part II, “Financial Statements and Supplementary Data — Note 7”").is_none());
-        assert!(item_line("Items 1 and 2. Business and Properties").is_none());
+        assert!(item_line("Items 7 of this report").is_none(), "a plural needs a second item");
         assert!(item_line("Itemized deductions were 12").is_none());
         assert!(item_line("Item 123. Not an item").is_none());
         assert!(item_line("Item 2. Management's Discussions and Analysis of Financial Condition\" appearing in our Quarterly").is_none());
