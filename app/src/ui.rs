@@ -619,11 +619,12 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The text of a cited ledger node as it should appear on the page (a passage, or a cell's value).
+/// A node of the run's ledger by id.
 fn run_node<'a>(run: &'a RunExport, node_id: &str) -> Option<&'a clair_core::ledger::graph::Node> {
     run.ledger.nodes.iter().find(|n| n.node_id == node_id)
 }
 
+/// The text of a cited ledger node as it should appear on the page (a passage, or a cell's value).
 fn cited_text(run: &RunExport, node_id: &str) -> Option<String> {
     use clair_core::ledger::graph::NodeKind;
     let node = run_node(run, node_id)?;

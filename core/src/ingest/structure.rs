@@ -212,7 +212,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
 
 /// A PDF text string (ISO 32000-1 §7.9.2.2): UTF-16BE after its byte-order mark, UTF-8 after
 /// its mark (PDF 2.0), otherwise PDFDocEncoding (Annex D) — which pdf-rs's `to_string_lossy` reads
-/// as UTF-8, turning an outline's em dash (0x84) into U+FFFD.
+/// as UTF-8, turning an outline's dashes (0x84, 0x85) and quotes into U+FFFD.
 fn text_string(b: &[u8]) -> String {
     if let Some(u) = b.strip_prefix(&[0xFE, 0xFF]) {
         let units: Vec<u16> = u.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
@@ -221,22 +221,24 @@ fn text_string(b: &[u8]) -> String {
     if let Some(u) = b.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
         return String::from_utf8_lossy(u).into_owned();
     }
-    b.iter().map(|&c| pdf_doc_char(c)).collect()
+    b.iter().filter_map(|&c| pdf_doc_char(c)).collect()
 }
 
-/// PDFDocEncoding (ISO 32000-1 Annex D.2): Latin-1 but for 0x18–0x1F and 0x80–0xA0.
-fn pdf_doc_char(c: u8) -> char {
+/// PDFDocEncoding (ISO 32000-1 Annex D.2): Latin-1 but for 0x18–0x1F and 0x80–0xA0; the three
+/// undefined codes (0x7F, 0x9F, 0xAD) are dropped rather than shown as U+FFFD.
+fn pdf_doc_char(c: u8) -> Option<char> {
     const LOW: [char; 8] = ['\u{02D8}', '\u{02C7}', '\u{02C6}', '\u{02D9}', '\u{02DD}', '\u{02DB}', '\u{02DA}', '\u{02DC}'];
-    const HIGH: [char; 33] = [
+    const HIGH: [char; 31] = [
         '\u{2022}', '\u{2020}', '\u{2021}', '\u{2026}', '\u{2014}', '\u{2013}', '\u{0192}', '\u{2044}', '\u{2039}', '\u{203A}', '\u{2212}',
         '\u{2030}', '\u{201E}', '\u{201C}', '\u{201D}', '\u{2018}', '\u{2019}', '\u{201A}', '\u{2122}', '\u{FB01}', '\u{FB02}', '\u{0141}',
-        '\u{0152}', '\u{0160}', '\u{0178}', '\u{017D}', '\u{0131}', '\u{0142}', '\u{0153}', '\u{0161}', '\u{017E}', '\u{FFFD}', '\u{20AC}',
+        '\u{0152}', '\u{0160}', '\u{0178}', '\u{017D}', '\u{0131}', '\u{0142}', '\u{0153}', '\u{0161}', '\u{017E}',
     ];
     match c {
-        0x18..=0x1F => LOW[(c - 0x18) as usize],
-        0x80..=0xA0 => HIGH[(c - 0x80) as usize],
-        0xAD => '\u{FFFD}',
-        c => c as char,
+        0x7F | 0x9F | 0xAD => None,
+        0x18..=0x1F => Some(LOW[(c - 0x18) as usize]),
+        0x80..=0x9E => Some(HIGH[(c - 0x80) as usize]),
+        0xA0 => Some('\u{20AC}'),
+        c => Some(c as char),
     }
 }
 
@@ -422,6 +424,7 @@ mod tests {
         assert_eq!(text_string(b"Part I \x84 Financial information"), "Part I \u{2014} Financial information");
         assert_eq!(text_string(b"Caf\xe9 \x8dquoted\x8e \xa0"), "Caf\u{e9} \u{201C}quoted\u{201D} \u{20AC}");
         assert_eq!(text_string(&[0xFE, 0xFF, 0x00, 0x49, 0x20, 0x14]), "I\u{2014}");
+        assert_eq!(text_string(b"A\x9fB\xadC"), "ABC", "undefined codes are dropped");
         let mut utf8 = vec![0xEF, 0xBB, 0xBF];
         utf8.extend_from_slice("Ünïcode".as_bytes());
         assert_eq!(text_string(&utf8), "Ünïcode");
