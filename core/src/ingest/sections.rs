@@ -20,6 +20,9 @@ use super::{BlockKind, Page};
 /// Longest line taken as a heading (a title wrapped over two lines keeps its first).
 const MAX_HEADING_CHARS: usize = 160;
 
+/// Two blocks whose tops are this close (points) start on the same line.
+const SAME_LINE_PT: f32 = 3.0;
+
 /// Position in the form's order: part, item number, 8-K sub-item (`2.02` → 2), letter (`7A` → 1).
 type Order = (u8, u16, u16, u8);
 
@@ -169,7 +172,7 @@ fn title_beside(p: &Page, line: &BodyLine) -> Option<String> {
     p.blocks
         .iter()
         .enumerate()
-        .filter(|(k, o)| *k != line.block && o.kind == BlockKind::Text && (o.bbox[1] - b.bbox[1]).abs() < 3.0 && o.bbox[0] > b.bbox[0])
+        .filter(|(k, o)| *k != line.block && o.kind == BlockKind::Text && (o.bbox[1] - b.bbox[1]).abs() < SAME_LINE_PT && o.bbox[0] > b.bbox[0])
         .min_by(|(_, x), (_, y)| x.bbox[0].total_cmp(&y.bbox[0]))
         .and_then(|(_, o)| o.text.lines().next())
         .map(str::trim)
