@@ -142,6 +142,7 @@ pub fn search(raw: &[String]) -> Result<(), String> {
             .iter()
             .map(|h| {
                 serde_json::json!({"id": h.doc.id, "source": h.doc.source, "page": h.doc.page,
+                    "page_label": h.doc.page_label, "section": h.doc.section,
                     "modality": h.doc.modality.as_str(), "score": h.score, "text": h.doc.text})
             })
             .collect();
@@ -149,7 +150,8 @@ pub fn search(raw: &[String]) -> Result<(), String> {
     } else {
         for h in &hits {
             let preview: String = h.doc.text.chars().take(160).collect::<String>().replace('\n', " ");
-            println!("{:.4}  {} p{} [{}]  {}", h.score, h.doc.source, h.doc.page, h.doc.modality.as_str(), preview);
+            let section = h.doc.section.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+            println!("{:.4}  {} p{} [{}]{section}  {}", h.score, h.doc.source, h.doc.page, h.doc.modality.as_str(), preview);
         }
     }
     Ok(())
