@@ -191,6 +191,7 @@ fn pdftotext_documents(pdf: &str, s: &Settings) -> Result<Vec<Doc>, String> {
                 page: pi as u32 + 1,
                 page_label: None,
                 section: None,
+                section_from_headings: false,
                 modality: Modality::Text,
                 text: t,
                 bboxes: vec![],

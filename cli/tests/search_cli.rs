@@ -20,12 +20,26 @@ fn search_hits_name_their_section() {
     let hits = v["hits"].as_array().unwrap();
     assert!(hits.iter().any(|h| h["page"].as_u64() >= Some(2)), "{v}");
     for h in hits {
-        // The cover page comes before the 8-K's first Item heading; every later page is under Item 9.01.
-        let expected = if h["page"].as_u64() == Some(1) { Value::Null } else { Value::from("Item 9.01. Financial Statements and Exhibits") };
+        // The cover page comes before the 8-K's first Item heading; then its items, signatures and exhibits.
+        let expected = match h["page"].as_u64().unwrap() {
+            1 => Value::Null,
+            2 => Value::from("Item 9.01. Financial Statements and Exhibits"),
+            3 => Value::from("Signatures"),
+            4..=6 => Value::from("Exhibit 4.6"),
+            _ => Value::from("Exhibit 4.7"),
+        };
         assert_eq!(h["section"], expected, "{h}");
     }
 
-    let o = clair(&["search".into(), corpus.display().to_string(), query.into(), "--k".into(), "3".into()]);
+    // The readable line names the same section, after the modality.
+    let o = clair(&["search".into(), corpus.display().to_string(), query.into(), "--k".into(), "8".into()]);
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.lines().any(|l| l.contains(" (Item 9.01. Financial Statements and Exhibits)  ")), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), hits.len(), "{text}");
+    for (line, h) in lines.iter().zip(hits) {
+        match h["section"].as_str() {
+            Some(s) => assert!(line.contains(&format!("] ({s})  ")), "{line} / {h}"),
+            None => assert!(line.contains("]  "), "{line}"),
+        }
+    }
 }

@@ -585,7 +585,10 @@ mod tests {
         again.handle(ToWorker::Ingest { id: 4, name: "amcor.pdf".into(), settings: Default::default() }, Some(&filing), &|| 0.0, &mut |m| out2.push(m));
         again.handle(ToWorker::Sections { id: 5, source: "amcor.pdf".into() }, None, &|| 0.0, &mut |m| out2.push(m));
         let Some(FromWorker::Sections { sections: items, .. }) = out2.last().cloned() else { panic!("{:?}", out2.last()) };
-        assert_eq!(items.iter().map(|s| (s.title.as_str(), s.page)).collect::<Vec<_>>(), [("Item 9.01. Financial Statements and Exhibits", 2)]);
+        assert_eq!(
+            items.iter().map(|s| (s.title.as_str(), s.page)).collect::<Vec<_>>(),
+            [("Item 9.01. Financial Statements and Exhibits", 2), ("Signatures", 3), ("Exhibit 4.6", 4), ("Exhibit 4.7", 7)]
+        );
         let Ok(release) = std::fs::read(dir.join("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf")) else { return };
         again.handle(ToWorker::Ingest { id: 7, name: "jnj.pdf".into(), settings: Default::default() }, Some(&release), &|| 0.0, &mut |m| out2.push(m));
         again.handle(ToWorker::Sections { id: 8, source: "jnj.pdf".into() }, None, &|| 0.0, &mut |m| out2.push(m));

@@ -240,6 +240,7 @@ mod tests {
             page: 1,
             page_label: None,
             section: None,
+            section_from_headings: false,
             modality: Modality::Text,
             text: format!("net sales rose {n}"),
             bboxes: vec![],

@@ -61,6 +61,7 @@ fn outline_titles_become_page_sections() {
     assert!(!ex.outline.is_empty());
     assert_eq!(ex.pages[0].section.as_deref(), Some("Highlights"));
     assert_eq!(ex.pages[1].section.as_deref(), Some("Financial Results"));
+    assert!(ex.pages.iter().all(|p| !p.section_from_headings), "an outline's titles are the PDF's own");
 }
 
 /// The sections of `file`, by page (1-based index into the result).
@@ -73,6 +74,8 @@ fn sections(file: &str) -> Vec<Option<String>> {
 fn a_filing_without_an_outline_takes_its_sections_from_its_item_headings() {
     // Amazon 10-K: headings set as "Item 7." in the margin with the title beside it; the contents
     // page (item lines with page numbers) gives none.
+    let amazon = ingest::extract(&read(&format!("{FB}AMAZON_2019_10K.pdf")), "AMAZON_2019_10K.pdf", &IngestSettings::default());
+    assert!(amazon.pages.iter().all(|p| p.section_from_headings == p.section.is_some()), "marked as read from headings");
     let s = sections("AMAZON_2019_10K.pdf");
     assert_eq!(s[2], None, "the contents page is not a heading");
     assert_eq!(s[3].as_deref(), Some("Part I — Item 1. Business"));
@@ -89,6 +92,17 @@ fn a_filing_without_an_outline_takes_its_sections_from_its_item_headings() {
     let s = sections("BESTBUY_2024Q2_10Q.pdf");
     assert_eq!(s[3].as_deref(), Some("Part I — Item 1. Financial Statements"), "a heading read into the top of a statement table");
     assert_eq!(s[24].as_deref(), Some("Part II — Item 1. Legal Proceedings"));
+    // Back matter: the F-pages after Part IV, then the exhibit index, signatures and each exhibit;
+    // an "Index to Financial Statements" inside Item 8 is not a section of its own.
+    let s = sections("NETFLIX_2017_10K.pdf");
+    assert_eq!(s[40].as_deref(), Some("Financial Statements"));
+    assert_eq!(s[67].as_deref(), Some("Signatures"));
+    assert_eq!(s[71].as_deref(), Some("Exhibit 31.1"));
+    assert_eq!(sections("3M_2022_10K.pdf")[43].as_deref(), Some("Part II — Item 8. Financial Statements and Supplementary Data"));
+    // An 8-K's press release is its exhibit, not the item that lists it.
+    let s = sections("JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf");
+    assert_eq!(s[2].as_deref(), Some("Item 9.01. Financial Statements and Exhibits"));
+    assert_eq!(s[4].as_deref(), Some("Exhibit 99.1"));
     // A press release has neither outline nor items.
     assert!(sections("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf").iter().all(Option::is_none));
 }

@@ -170,6 +170,7 @@ mod tests {
             page: 36,
             page_label: Some("34".into()),
             section: Some("Part II — Item 7. Management’s Discussion and Analysis".into()),
+            section_from_headings: true,
             modality: Modality::Text,
             text: "Net sales rose 4%.".into(),
             bboxes: vec![[72.0, 90.0, 540.0, 120.0]],

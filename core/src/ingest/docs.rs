@@ -29,6 +29,7 @@ pub(crate) fn page_doc(source: &str, p: &Page, modality: Modality, n: &str, text
         page: p.page,
         page_label: p.label.clone(),
         section: p.section.clone(),
+        section_from_headings: p.section_from_headings,
         modality,
         text,
         bboxes,

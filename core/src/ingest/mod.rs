@@ -70,8 +70,12 @@ pub struct Page {
     pub height: f32,
     /// Printed page label (`/PageLabels`), e.g. "iv" or "F-3".
     pub label: Option<String>,
-    /// Title of the outline entry this page falls under.
+    /// Title of the outline entry this page falls under, or of the filing's Item heading when the
+    /// PDF has no outline (`sections.rs`).
     pub section: Option<String>,
+    /// The section was read from headings on the pages, not the PDF's outline.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub section_from_headings: bool,
     /// Page text in reading order; blocks separated by blank lines.
     pub text: String,
     pub blocks: Vec<Block>,
@@ -321,6 +325,7 @@ pub fn build_page(
         height,
         label: None,
         section: None,
+        section_from_headings: false,
         text,
         blocks,
         tables,

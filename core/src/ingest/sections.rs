@@ -14,6 +14,11 @@
 //! - a table of contents: item lines followed by page numbers, or by the next item line — a page
 //!   with two such lines is a contents page and none of its lines count;
 //! - an item that does not move forward in the form's order (a back-reference, a repeated header).
+//!
+//! After its items a filing has back matter, named by lines of their own: "SIGNATURES", "EXHIBIT
+//! INDEX", an "Index to Financial Statements" (the F-pages, once the last part has begun), then
+//! each exhibit ("Exhibit 99.1", at the top of its page). These are sections too, so a press release
+//! attached to an 8-K is "Exhibit 99.1", not the "Item 9.01" that lists it.
 
 use super::{BlockKind, Page};
 
@@ -82,6 +87,10 @@ pub(super) fn attach_filing_items(pages: &mut [Page]) {
     let mut part_seen: Option<u8> = None;
     let mut at: Option<Order> = None;
     let mut current: Option<(String, bool)> = None;
+    // Signatures or an exhibit index seen: exhibits may begin.
+    let mut back_matter = false;
+    let mut signed = false;
+    let mut indexed = false;
     for p in pages.iter_mut() {
         // A contents page is often laid out as a table: its rows count too.
         let texts: Vec<&str> = p
@@ -92,12 +101,26 @@ pub(super) fn attach_filing_items(pages: &mut [Page]) {
             .collect();
         if is_contents_page(&texts) {
             p.section = current.as_ref().map(|(n, _)| n.clone());
+            p.section_from_headings = p.section.is_some();
             continue;
         }
         let lines = body_lines(p);
         for (i, line) in lines.iter().enumerate() {
             if let Some(n) = part_line(line.text) {
                 part_seen = Some(n);
+                continue;
+            }
+            if let Some(b) = back_matter_line(line.text).filter(|_| at.is_some()) {
+                let take = match &b {
+                    BackMatter::Signatures => !std::mem::replace(&mut signed, true),
+                    BackMatter::ExhibitIndex => !std::mem::replace(&mut indexed, true),
+                    BackMatter::FinancialStatements => back_matter || part >= 4,
+                    BackMatter::Exhibit(_) => back_matter && i < 3,
+                };
+                if take {
+                    back_matter |= matches!(b, BackMatter::Signatures | BackMatter::ExhibitIndex);
+                    current = Some((b.name(), true));
+                }
                 continue;
             }
             let Some(item) = item_line(line.text) else { continue };
@@ -122,6 +145,46 @@ pub(super) fn attach_filing_items(pages: &mut [Page]) {
             current = Some((name(item_part, &item, title.as_deref()), title.is_some()));
         }
         p.section = current.as_ref().map(|(n, _)| n.clone());
+        p.section_from_headings = p.section.is_some();
+    }
+}
+
+/// A back-matter heading: a line of its own after the items.
+#[derive(Debug, Clone, PartialEq)]
+enum BackMatter {
+    Signatures,
+    ExhibitIndex,
+    FinancialStatements,
+    /// `Exhibit 99.1`.
+    Exhibit(String),
+}
+
+impl BackMatter {
+    fn name(&self) -> String {
+        match self {
+            BackMatter::Signatures => "Signatures".into(),
+            BackMatter::ExhibitIndex => "Exhibit Index".into(),
+            BackMatter::FinancialStatements => "Financial Statements".into(),
+            BackMatter::Exhibit(n) => format!("Exhibit {n}"),
+        }
+    }
+}
+
+fn back_matter_line(line: &str) -> Option<BackMatter> {
+    let words: Vec<String> = line.split_whitespace().map(|w| w.trim_end_matches([':', '.']).to_lowercase()).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        ["signature" | "signatures"] => Some(BackMatter::Signatures),
+        ["exhibit" | "exhibits", "index"] | ["index", "to", "exhibits"] => Some(BackMatter::ExhibitIndex),
+        ["index", "to", rest @ ..] if rest.ends_with(&["financial", "statements"]) || rest.ends_with(&["financial", "statement", "schedules"]) => {
+            Some(BackMatter::FinancialStatements)
+        }
+        ["exhibit", number] => {
+            let n = number.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+            let ok = !n.is_empty() && n.len() <= 7 && n.starts_with(|c: char| c.is_ascii_digit()) && n.chars().all(|c| c.is_ascii_digit() || c == '.');
+            ok.then(|| BackMatter::Exhibit(number.to_uppercase()))
+        }
+        _ => None,
     }
 }
 
@@ -351,6 +414,20 @@ mod tests {
         assert_eq!(part_line("PART IV"), Some(4));
         assert_eq!(part_line("Part III of this report incorporates"), None);
         assert_eq!(part_line("Part II, Item 8"), None);
+    }
+
+    #[test]
+    fn back_matter_is_named_by_lines_of_its_own() {
+        assert_eq!(back_matter_line("SIGNATURES"), Some(BackMatter::Signatures));
+        assert_eq!(back_matter_line("Signature"), Some(BackMatter::Signatures));
+        assert_eq!(back_matter_line("EXHIBIT INDEX"), Some(BackMatter::ExhibitIndex));
+        assert_eq!(back_matter_line("INDEX TO FINANCIAL STATEMENTS"), Some(BackMatter::FinancialStatements));
+        assert_eq!(back_matter_line("Index to Consolidated Financial Statements"), Some(BackMatter::FinancialStatements));
+        assert_eq!(back_matter_line("Exhibit 99.1"), Some(BackMatter::Exhibit("99.1".into())));
+        assert_eq!(back_matter_line("EXHIBIT 10.2a").map(|b| b.name()), Some("Exhibit 10.2A".into()));
+        assert_eq!(back_matter_line("Exhibit 99.1 Press release dated August 30, 2023"), None);
+        assert_eq!(back_matter_line("Signatures of the directors follow"), None);
+        assert_eq!(back_matter_line("Exhibit A"), None);
     }
 
     #[test]

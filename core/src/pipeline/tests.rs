@@ -109,6 +109,7 @@ fn doc(id: &str, page: u32, modality: Modality, text: &str) -> Doc {
         page,
         page_label: None,
         section: None,
+        section_from_headings: false,
         modality,
         text: text.into(),
         bboxes: vec![[72.0, 400.0, 540.0, 420.0]],

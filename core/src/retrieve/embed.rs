@@ -58,7 +58,7 @@ pub fn embedding_inputs(docs: &[Doc]) -> Vec<String> {
     docs.iter()
         .map(|d| {
             let mut s = String::new();
-            if let Some(sec) = &d.section {
+            if let Some(sec) = d.section.as_ref().filter(|_| !d.section_from_headings) {
                 s.push_str(sec);
                 s.push('\n');
             }

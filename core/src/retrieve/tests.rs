@@ -11,6 +11,7 @@ fn doc(source: &str, page: u32, modality: Modality, n: &str, text: &str) -> Doc 
         page,
         page_label: None,
         section: None,
+        section_from_headings: false,
         modality,
         text: text.into(),
         bboxes: vec![],
@@ -343,4 +344,15 @@ fn a_sparse_query_scan_ranks_exactly_like_the_full_distance() {
             assert!((a.1 - b.1).abs() < 1e-4, "{q}: {} vs {}", a.1, b.1);
         }
     }
+}
+
+#[test]
+fn outline_sections_are_embedded_with_the_text_and_sections_read_from_headings_are_not() {
+    let mut outlined = doc("a.pdf", 3, Modality::Text, "1", "Net sales rose 4% to $12.4 billion.");
+    outlined.section = Some("Results of Operations".into());
+    let mut headed = outlined.clone();
+    headed.section_from_headings = true;
+    let inputs = embedding_inputs(&[outlined, headed]);
+    assert!(inputs[0].starts_with("Results of Operations\n"), "{}", inputs[0]);
+    assert!(!inputs[1].contains("Results of Operations"), "{}", inputs[1]);
 }
