@@ -45,8 +45,16 @@ struct ItemLine {
     page_ref: bool,
 }
 
-/// One item number at the start of `s` (`7`, `7A`, `2.02`), as (number, sub-item, letter, label, rest).
-fn item_number(s: &str) -> Option<(u16, Option<u16>, Option<char>, String, &str)> {
+/// An item number as written: `7`, `7A`, `2.02`.
+struct ItemNumber {
+    number: u16,
+    sub: Option<u16>,
+    letter: Option<char>,
+    label: String,
+}
+
+/// The item number at the start of `s`, and what follows it.
+fn item_number(s: &str) -> Option<(ItemNumber, &str)> {
     let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
     if digits.is_empty() || digits.len() > 2 {
         return None;
@@ -73,7 +81,7 @@ fn item_number(s: &str) -> Option<(u16, Option<u16>, Option<char>, String, &str)
             rest = &rest[1..];
         }
     }
-    Some((number, sub, letter, label, rest))
+    Some((ItemNumber { number, sub, letter, label }, rest))
 }
 
 /// Give every page a section from the filing's Item headings, when no page has one yet.
@@ -297,17 +305,17 @@ fn item_line(line: &str) -> Option<ItemLine> {
         Some(r) => (r, true),
         None => (strip_word(line, "item")?, false),
     };
-    let (number, sub, letter, first, mut rest) = item_number(rest)?;
+    let (ItemNumber { number, sub, letter, label: first }, mut rest) = item_number(rest)?;
     let mut label = format!("{} {first}", if several { "Items" } else { "Item" });
     if several {
-        loop {
-            let Some(after) = [", and ", " and ", ", ", " & ", " through ", "-", "–"].iter().find_map(|j| rest.strip_prefix(j).map(|r| (j, r))) else { break };
-            let Some((_, _, _, next, r)) = item_number(after.1) else { break };
-            label.push_str(after.0);
+        let mut n = 0;
+        while let Some((joiner, next, r)) = joined_item(rest) {
+            label.push_str(joiner);
             label.push_str(&next);
             rest = r;
+            n += 1;
         }
-        if label == format!("Items {first}") {
+        if n == 0 {
             return None;
         }
     }
@@ -334,6 +342,12 @@ fn item_line(line: &str) -> Option<ItemLine> {
         _ => (rest.to_string(), false),
     };
     Some(ItemLine { number, sub, letter, label, title: Some(title), page_ref })
+}
+
+/// `, 1A`, ` and 2`, ` through 4`: a further item of an `Items …` heading, as (joiner, label, rest).
+fn joined_item(rest: &str) -> Option<(&'static str, String, &str)> {
+    let (joiner, after) = [", and ", " and ", ", ", " & ", " through ", "-", "–"].into_iter().find_map(|j| rest.strip_prefix(j).map(|r| (j, r)))?;
+    item_number(after).map(|(next, r)| (joiner, next.label, r))
 }
 
 /// A title on the line after a bare `Item 7.`: short, capitalised, not a sentence of the body.

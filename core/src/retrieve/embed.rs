@@ -180,7 +180,7 @@ impl OfflineEmbedder {
         }
         // Longest phrase first, so "net cash provided by operating activities" wins over "net cash".
         for v in phrases.values_mut() {
-            v.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+            v.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         }
         OfflineEmbedder { dims, phrases }
     }
