@@ -107,12 +107,8 @@ pub(super) fn attach_filing_items(pages: &mut [Page]) {
             .filter(|b| matches!(b.kind, BlockKind::Text | BlockKind::Table))
             .flat_map(|b| b.text.lines().map(str::trim).filter(|l| !l.is_empty()))
             .collect();
-        if is_contents_page(&texts) {
-            p.section = current.as_ref().map(|(n, _)| n.clone());
-            p.section_from_headings = p.section.is_some();
-            continue;
-        }
-        let lines = body_lines(p);
+        // A contents page lists every item: none of its lines is a heading.
+        let lines = if is_contents_page(&texts) { vec![] } else { body_lines(p) };
         for (i, line) in lines.iter().enumerate() {
             if let Some(n) = part_line(line.text) {
                 part_seen = Some(n);
