@@ -34,6 +34,8 @@ pub struct Library {
     raw: BTreeMap<String, Vec<u8>>,
     /// source → content key (SHA-256) of its bytes: the store entry, and how a re-drop is recognised.
     keys: BTreeMap<String, String>,
+    /// source → the `ingest::READER_VERSION` its documents were read with.
+    readers: BTreeMap<String, u32>,
     /// Store writes not yet handed to the shell, in order.
     store_ops: Vec<StoreOp>,
     /// Files parsed and embedded since this library was created (a re-drop answered from the
@@ -83,6 +85,7 @@ impl Library {
             infos: BTreeMap::new(),
             raw: BTreeMap::new(),
             keys: BTreeMap::new(),
+            readers: BTreeMap::new(),
             store_ops: vec![],
             parsed: 0,
             rendering: None,
@@ -209,12 +212,15 @@ impl Library {
         self.infos.insert(name.clone(), f.info);
         self.raw.insert(name.clone(), f.pdf);
         self.vision.insert(name.clone(), f.vision);
+        self.readers.insert(name.clone(), f.reader);
         self.keys.insert(name, f.key);
     }
 
-    /// The summary of `name` if exactly these bytes are already in the library.
+    /// The summary of `name` if exactly these bytes are already in the library, read by this
+    /// version of the reader.
     fn already_has(&self, name: &str, key: &str) -> Option<SourceInfo> {
-        (self.keys.get(name).map(String::as_str) == Some(key)).then(|| self.infos.get(name).cloned()).flatten()
+        let current = self.readers.get(name) == Some(&crate::ingest::READER_VERSION);
+        (current && self.keys.get(name).map(String::as_str) == Some(key)).then(|| self.infos.get(name).cloned()).flatten()
     }
 
     /// Parse, chunk, embed and index one PDF. A file that yields no text is an error the user can act on.
@@ -287,6 +293,7 @@ impl Library {
             vectors: kept.1,
             stats: Some(stats),
             vision: VisionCache::default(),
+            reader: crate::ingest::READER_VERSION,
             pdf: bytes.to_vec(),
         };
         // Put before delete: a crash in between leaves two entries for one name, which restore resolves.
@@ -298,6 +305,7 @@ impl Library {
         }
         self.pages.insert(name.to_string(), pages);
         self.infos.insert(name.to_string(), info.clone());
+        self.readers.insert(name.to_string(), crate::ingest::READER_VERSION);
         self.raw.insert(name.to_string(), entry.pdf);
         self.extracted.insert(name.to_string(), vision::for_vision(&ex));
         self.vision.insert(name.to_string(), VisionCache::default());
@@ -400,6 +408,7 @@ impl Library {
             vectors,
             stats: Some(stats),
             vision: mine.clone(),
+            reader: self.readers.get(source).copied().unwrap_or_default(),
             pdf: self.raw.get(source).cloned().unwrap_or_default(),
         };
         match store::encode(&entry) {
@@ -451,6 +460,7 @@ impl Library {
                 self.raw.remove(&source);
                 self.extracted.remove(&source);
                 self.vision.remove(&source);
+                self.readers.remove(&source);
                 if let Some(key) = self.keys.remove(&source) {
                     self.store_ops.push(StoreOp::Delete { key });
                 }
@@ -645,6 +655,36 @@ mod tests {
         lib.handle(ToWorker::Remove { id: 5, source: name }, None, &|| 0.0, &mut |m| out.push(m));
         apply(&mut db, &mut lib);
         assert!(db.is_empty());
+    }
+
+    #[test]
+    fn a_file_stored_by_an_earlier_reader_is_read_again_when_dropped_again() {
+        let Some(bytes) = amcor() else { return };
+        let name = "amcor.pdf".to_string();
+        let (mut db, mut lib, mut out) = (BTreeMap::new(), Library::new(), vec![]);
+        lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        apply(&mut db, &mut lib);
+        // As an earlier version stored it: no reader version, and none of this reader's sections.
+        let key = store::content_key(&bytes);
+        let mut old = store::decode(&key, &db[&key]).unwrap();
+        old.reader = 0;
+        old.docs.iter_mut().for_each(|d| (d.section, d.section_from_headings) = (None, false));
+        db.insert(key.clone(), store::encode(&old).unwrap());
+
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        assert_eq!((sources.len(), notice), (1, None), "the older entry is still restored");
+        lib.handle(ToWorker::Ingest { id: 2, name: name.clone(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.last(), Some(FromWorker::Ingested { already: false, .. })), "{:?}", out.last());
+        assert_eq!(lib.parsed, 1, "read again");
+        apply(&mut db, &mut lib);
+        assert_eq!(db.len(), 1, "the entry is replaced, not doubled");
+        let again = store::decode(&key, &db[&key]).unwrap();
+        assert_eq!(again.reader, crate::ingest::READER_VERSION);
+        assert!(again.docs.iter().any(|d| d.section.as_deref() == Some("Signatures")), "with this reader's sections");
+        // Now current: a further drop is answered from the library.
+        lib.handle(ToWorker::Ingest { id: 3, name, settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.last(), Some(FromWorker::Ingested { already: true, .. })), "{:?}", out.last());
     }
 
     /// The browser's vision path as the worker sees it: the app asks for the pages, runs the model

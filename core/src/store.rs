@@ -54,6 +54,8 @@ pub struct StoredFile {
     /// The vision model's answers for this file's pages (`ingest::vision`), so a reload or a
     /// re-drop never pays for a page twice.
     pub vision: VisionCache,
+    /// `ingest::READER_VERSION` of the reading that made `docs` (0: before versions were kept).
+    pub reader: u32,
     pub pdf: Vec<u8>,
 }
 
@@ -66,6 +68,8 @@ struct Header {
     stats: Option<TermStats>,
     #[serde(default)]
     vision: VisionCache,
+    #[serde(default)]
+    reader: u32,
 }
 
 /// What went wrong reading an entry. Either way the entry is dropped and the file must be dropped again.
@@ -78,7 +82,7 @@ pub enum EntryError {
 }
 
 pub fn encode(f: &StoredFile) -> Result<Vec<u8>, String> {
-    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone(), stats: f.stats.clone(), vision: f.vision.clone() };
+    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone(), stats: f.stats.clone(), vision: f.vision.clone(), reader: f.reader };
     let json = serde_json::to_vec(&header).map_err(|e| format!("{}: not storable ({e})", f.info.source))?;
     let dims = f.vectors.first().map_or(1, Vec::len);
     let mut c = Corpus::new(f.embedder.clone(), dims);
@@ -131,6 +135,7 @@ pub fn decode(key: &str, b: &[u8]) -> Result<StoredFile, EntryError> {
         vectors,
         stats: header.stats,
         vision: header.vision,
+        reader: header.reader,
         pdf: pdf.to_vec(),
     })
 }
@@ -271,6 +276,7 @@ mod tests {
             vectors: vec![vec![1.0, 0.0, 0.0, 0.0], vec![0.0, 0.5, 0.5, 0.0]],
             stats: Some(TermStats { docs: 2, df: [("net".to_string(), 2)].into_iter().collect() }),
             vision: VisionCache::default(),
+            reader: crate::ingest::READER_VERSION,
             pdf: pdf.to_vec(),
         }
     }

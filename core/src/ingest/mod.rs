@@ -32,6 +32,11 @@ pub mod table;
 pub mod consensus;
 pub mod vision;
 
+/// The version of what reading a PDF produces. A file the library stored with another version is
+/// read again when it is dropped again (instead of "already in library"), so improvements reach
+/// files read before them. 2: sections from a filing's Item headings and back matter.
+pub const READER_VERSION: u32 = 2;
+
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
 
