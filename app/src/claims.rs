@@ -80,7 +80,7 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
         let label = node.describe();
         let mut meta = format!("{} · score {:.3}", modality(e.modality), e.score);
         // Where in the report: the section and the printed page (issue 3 deliverable 1).
-        if let Some(place) = node.source_page().and_then(|(_, page)| node.locator()?.place(page)) {
+        if let Some(place) = node.place() {
             meta.push_str(&format!(" · {place}"));
         }
         view! {

@@ -588,7 +588,7 @@ pub fn App() -> impl IntoView {
                                         let (c2, h) = (c.clone(), cited_text(&r, &c.node_id));
                                         let label = format!("[{}, p.{}]", c.source, c.page);
                                         // Hovering says where in the report: section and printed page.
-                                        let place = run_node(&r, &c.node_id).and_then(|n| n.locator()?.place(c.page));
+                                        let place = run_node(&r, &c.node_id).and_then(|n| n.place());
                                         view! { <button class="citation" title=place on:click=move |_| open_citation(c2.clone(), h.clone())>{label}</button> }
                                     }).collect_view();
                                     view! { <li class="answer-line"><span>{l.text.clone()}</span>" "{cites}</li> }

@@ -177,6 +177,12 @@ impl Node {
         }
     }
 
+    /// Where in the report the node's page is (`Locator::place`), for evidence and citations.
+    pub fn place(&self) -> Option<String> {
+        let (_, page) = self.source_page()?;
+        self.locator()?.place(page)
+    }
+
     /// The content without the source prefix.
     pub fn content(&self) -> String {
         match &self.kind {

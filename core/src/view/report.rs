@@ -196,7 +196,7 @@ fn claim_section(o: &mut String, c: &ClaimReport) {
     }
     o.push_str("<h3>Evidence</h3><table><tr><th>Node</th><th>Modality</th><th>Score</th><th>Where</th><th>Content</th></tr>");
     for e in &c.evidence {
-        let place = e.node.source_page().and_then(|(_, p)| e.node.locator()?.place(p)).unwrap_or_default();
+        let place = e.node.place().unwrap_or_default();
         o.push_str(&format!(
             "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{}</td><td>{}</td></tr>",
             escape(&e.node.node_id),
