@@ -107,6 +107,30 @@ fn a_filing_without_an_outline_takes_its_sections_from_its_item_headings() {
     assert!(sections("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf").iter().all(Option::is_none));
 }
 
+/// The sections of an ICDAR document, by page (1-based).
+fn report_sections(doc: &str) -> Vec<Option<String>> {
+    let ex = ingest::extract(&read(&format!("{ICDAR}{doc}.pdf")), doc, &IngestSettings::default());
+    assert!(ex.pages.iter().all(|p| p.section_from_headings == p.section.is_some()), "{doc}: typeset headings are read from headings");
+    std::iter::once(None).chain(ex.pages.into_iter().map(|p| p.section)).collect()
+}
+
+#[test]
+fn a_report_with_neither_outline_nor_items_takes_its_sections_from_larger_type() {
+    // eu-014 (a vocational-training report, no bookmarks): one numbered section per page.
+    let s = report_sections("eu-014");
+    assert_eq!(s[1].as_deref(), Some("10.1. Background information"));
+    assert_eq!(s[4].as_deref(), Some("10.4. Funding for training the unemployed and other vulnerable groups"));
+    // eu-012: chapter and section, two sizes; a page's section is the last heading on or before it.
+    let s = report_sections("eu-012");
+    assert_eq!(s[1], None, "the map page comes before any heading");
+    assert_eq!(s[2].as_deref(), Some("1. General policy context: framework for the knowledge society — 1.2. Population and demographics"));
+    assert_eq!(s[6].as_deref(), Some("2. Education policy: objectives and priorities"));
+    // eu-027: a title wrapped with a hyphen is one title, joined.
+    assert_eq!(report_sections("eu-027")[2].as_deref(), Some("B Appendix B: Financial Literacy and Stock Market Participation over Deciles of Financial Wealth"));
+    // eu-016: the left and right pages' running headers are set large too, but they are not sections.
+    assert!(report_sections("eu-016").iter().all(Option::is_none));
+}
+
 #[test]
 fn outline_titles_in_pdf_doc_encoding_keep_their_dashes() {
     let s = sections("JPMORGAN_2021Q1_10Q.pdf");
@@ -356,6 +380,30 @@ fn statement_rows_survive_ruled_blocks_and_long_labels() {
     )
     .expect("treasury stock row");
     assert_eq!(&treasury[1..], &["(6,084,436)", "(5,132,472)"]);
+}
+
+#[test]
+fn footnote_markers_stay_with_their_word_and_do_not_split_a_table() {
+    // Best Buy 10-Q p9: the "(1)" raised after "Adjustments" was a line of its own and cut the
+    // restructuring table in two; it is one table with the marker on its row's label.
+    let bytes = read(&format!("{FB}BESTBUY_2024Q2_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "BESTBUY_2024Q2_10Q.pdf", &IngestSettings::default());
+    let restructuring = ex.pages[8]
+        .tables
+        .iter()
+        .map(|t| t.grid())
+        .find(|g| g.iter().any(|r| r[0] == "Cash payments"))
+        .expect("restructuring table on p9");
+    let labels: Vec<&str> = restructuring.iter().map(|r| r[0].as_str()).collect();
+    let adjustments = labels.iter().position(|l| *l == "Adjustments(1)").unwrap_or_else(|| panic!("{labels:?}"));
+    assert_eq!(labels.get(adjustments + 1), Some(&"Balances at July 29, 2023"), "{labels:?}");
+    assert_eq!(&restructuring[adjustments][1..], &["(15)", "(1)", "(16)"]);
+    // J&J's release: markers read with their words, as on the page (and in FinanceBench's gold text).
+    let bytes = read(&format!("{FB}JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(&bytes, "JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf", &IngestSettings::default());
+    let p2 = &ex.pages[1].text;
+    assert!(p2.contains("Operational Sales1,2"), "{}", &p2[..p2.len().min(600)]);
+    assert!(p2.contains("Adjusted EPS (diluted)1,4"), "{}", &p2[..p2.len().min(600)]);
 }
 
 #[test]

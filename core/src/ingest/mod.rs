@@ -27,6 +27,8 @@ mod read;
 mod structure;
 #[cfg(feature = "pdf")]
 mod sections;
+#[cfg(feature = "pdf")]
+mod headings;
 mod ruled;
 pub mod table;
 pub mod consensus;
@@ -34,8 +36,9 @@ pub mod vision;
 
 /// The version of what reading a PDF produces. A file the library stored with another version is
 /// read again when it is dropped again (instead of "already in library"), so improvements reach
-/// files read before them. 2: sections from a filing's Item headings and back matter.
-pub const READER_VERSION: u32 = 2;
+/// files read before them. 2: sections from a filing's Item headings and back matter. 3: footnote
+/// marks read with their word (tables no longer cut by them); sections from type size.
+pub const READER_VERSION: u32 = 3;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
@@ -108,6 +111,10 @@ pub struct Block {
     /// Points, origin top-left, page rotation applied.
     pub bbox: BBox,
     pub text: String,
+    /// Font size (points) of each line of `text`, for finding headings while the file is read
+    /// (`headings`); not stored or exported.
+    #[serde(skip)]
+    pub line_sizes: Vec<f32>,
 }
 
 /// Spec §4.1: the signals that route a page to the vision path.

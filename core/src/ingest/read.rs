@@ -384,6 +384,8 @@ pub(super) fn extract(
     super::furniture::mark(&mut ex.pages);
     // After furniture is marked: running headers repeat item numbers without being headings.
     super::sections::attach_filing_items(&mut ex.pages);
+    // A report with neither: its headings, by type size.
+    super::headings::attach_typeset_headings(&mut ex.pages);
     super::table::link_continuations(&mut ex.pages);
     ex
 }

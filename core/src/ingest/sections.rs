@@ -175,7 +175,8 @@ impl BackMatter {
 }
 
 fn back_matter_line(line: &str) -> Option<BackMatter> {
-    let words: Vec<String> = line.split_whitespace().map(|w| w.trim_end_matches([':', '.']).to_lowercase()).collect();
+    let words: Vec<String> = without_note_marks(line)
+        .split_whitespace().map(|w| w.trim_end_matches([':', '.']).to_lowercase()).collect();
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     match words.as_slice() {
         ["signature" | "signatures"] => Some(BackMatter::Signatures),
@@ -189,6 +190,28 @@ fn back_matter_line(line: &str) -> Option<BackMatter> {
             ok.then(|| BackMatter::Exhibit(number.to_uppercase()))
         }
         _ => None,
+    }
+}
+
+/// A heading without the footnote marks set after it (`Exhibit Index (1),(2)`, `Signatures*`):
+/// a raised mark reads with the line it is set on (`layout::attach_scripts`).
+fn without_note_marks(line: &str) -> &str {
+    let mut rest = line.trim_end();
+    loop {
+        let before = rest;
+        rest = rest.trim_end_matches(['*', ',', ' ']);
+        if let Some(open) = rest.strip_suffix(')').and_then(|r| r.rfind('(').map(|i| (i, r))) {
+            let (i, r) = open;
+            let mark = &r[i + 1..];
+            // `10(p)` is an exhibit's number, not a mark.
+            let numbered = r[..i].ends_with(|c: char| c.is_ascii_digit());
+            if !numbered && (1..=2).contains(&mark.chars().count()) && mark.chars().all(|c| c.is_ascii_alphanumeric()) {
+                rest = &r[..i];
+            }
+        }
+        if rest == before {
+            return rest;
+        }
     }
 }
 
@@ -438,6 +461,11 @@ mod tests {
         assert_eq!(back_matter_line("Exhibit 99.1 Press release dated August 30, 2023"), None);
         assert_eq!(back_matter_line("Signatures of the directors follow"), None);
         assert_eq!(back_matter_line("Exhibit A"), None);
+        // Footnote marks after the heading (Walmart's "Exhibit Index⁽¹⁾˒⁽²⁾").
+        assert_eq!(back_matter_line("Exhibit Index (1),(2)"), Some(BackMatter::ExhibitIndex));
+        assert_eq!(back_matter_line("SIGNATURES*"), Some(BackMatter::Signatures));
+        assert_eq!(back_matter_line("Signatures(a)"), Some(BackMatter::Signatures));
+        assert_eq!(back_matter_line("Exhibit 10(p)"), None);
     }
 
     #[test]
