@@ -407,6 +407,17 @@ fn footnote_markers_stay_with_their_word_and_do_not_split_a_table() {
 }
 
 #[test]
+fn a_line_inside_a_table_that_its_cells_leave_out_is_still_in_the_page_text() {
+    // JPMorgan 10-Q p6: an infographic read as a table whose grid leaves out the sentence that
+    // introduces it; the sentence was lost from the page.
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let p6 = &ex.pages[5];
+    assert!(!p6.tables.is_empty());
+    assert!(p6.text.contains("Selected business metrics for each of the Firm’s four LOBs"), "{}", p6.text);
+}
+
+#[test]
 fn year_blocks_ruled_edge_to_edge_read_as_one_table() {
     // American Water 10-K p8: customers by class, one shaded block per year.
     let rows = filing_rows("AMERICANWATERWORKS_2020_10K.pdf");

@@ -445,6 +445,9 @@ fn inside(b: &BBox, t: &BBox, slack: f32) -> bool {
 }
 
 /// Blocks in reading order and the page text (blocks separated by blank lines).
+/// Characters compared, per page, checking that a table's cells hold the text inside it.
+const HELD_CHECK_BUDGET: usize = 50_000_000;
+
 /// Blocks a fragment may join, counted back from the latest (see `blocks_with_tables`).
 const BLOCK_WINDOW: usize = 512;
 
@@ -456,12 +459,45 @@ pub fn blocks_with_tables(
     height: f32,
     _settings: &crate::config::IngestSettings,
 ) -> (Vec<Block>, String) {
+    // The words each table's cells hold. A fragment inside a table is read from its cells, unless
+    // they do not hold one of its words (a line the grid left out): then it stays in the text, so
+    // a table never costs the page its words. A word is held when a cell has it (each cell word
+    // counted once) or when it is in the cells' text run together (`$31.74` against a `$` column).
+    let mut held: Vec<(std::collections::HashMap<&str, usize>, String)> = tables
+        .iter()
+        .map(|t| {
+            let mut words = std::collections::HashMap::new();
+            for w in t.cells.iter().flat_map(|c| c.text.split_whitespace()) {
+                *words.entry(w).or_insert(0) += 1;
+            }
+            (words, t.cells.iter().flat_map(|c| c.text.split_whitespace()).collect())
+        })
+        .collect();
+    // Bounds the run-together checks on a hostile page (characters compared); past it a word
+    // inside a table is taken as held.
+    let mut budget: usize = HELD_CHECK_BUDGET;
     let mut frags: Vec<Fragment> = vec![];
     for line in &lay.lines {
         for f in fragments(line) {
             let pb = to_page(f.dir, f.fx0, f.fx1, f.ftop, f.fbot);
-            if f.dir == 0 && tables.iter().any(|t| inside(&pb, &t.bbox, 1.0)) {
-                continue;
+            if f.dir == 0 {
+                if let Some(k) = tables.iter().position(|t| inside(&pb, &t.bbox, 1.0)) {
+                    let (words, run) = &mut held[k];
+                    let left_out = f.text.split_whitespace().any(|w| {
+                        if let Some(n) = words.get_mut(w).filter(|n| **n > 0) {
+                            *n -= 1;
+                            return false;
+                        }
+                        if budget < run.len() {
+                            return false;
+                        }
+                        budget -= run.len();
+                        !run.contains(w)
+                    });
+                    if !left_out {
+                        continue;
+                    }
+                }
             }
             frags.push(f);
         }
@@ -785,6 +821,39 @@ mod tests {
         let mut g = set("1", 40.0, 201.6, 5.5);
         g.extend(set("Non-GAAP measure", 40.0 + 2.75 + 0.1, 205.0, 9.0));
         assert_eq!(line_texts(g), vec!["1Non-GAAP measure".to_string()]);
+    }
+
+    #[test]
+    fn words_inside_a_table_that_its_cells_do_not_hold_stay_in_the_text() {
+        use crate::ingest::Cell;
+        let cell = |row, col, text: &str, bbox| Cell { row, col, row_span: 1, col_span: 1, text: text.into(), bbox };
+        // Two rows the grid holds ("$ 31.74" as a `$` column and its figure), and a sentence
+        // inside the table's box that it left out.
+        let mut g = set("Period Price", 50.0, 110.0, 9.0);
+        g.extend(set("October $31.74", 50.0, 125.0, 9.0));
+        g.extend(set("Selected metrics for each LOB", 50.0, 140.0, 9.0));
+        let lay = lay_out(g, 600.0, 800.0);
+        let table = Table {
+            bbox: [45.0, 100.0, 300.0, 145.0],
+            cells: vec![
+                cell(0, 0, "Period", [50.0, 101.0, 80.0, 112.0]),
+                cell(0, 2, "Price", [86.0, 101.0, 110.0, 112.0]),
+                cell(1, 0, "October", [50.0, 116.0, 85.0, 127.0]),
+                cell(1, 1, "$", [86.0, 116.0, 90.0, 127.0]),
+                cell(1, 2, "31.74", [90.0, 116.0, 120.0, 127.0]),
+            ],
+            caption: String::new(),
+            continues_from_previous: false,
+            n_rows: 2,
+            n_cols: 3,
+            header_rows: 1,
+            ruled: false,
+        };
+        let (blocks, text) = blocks_with_tables(&lay, &[table], &Graphics::default(), 600.0, 800.0, &crate::config::IngestSettings::default());
+        let prose: Vec<&str> = blocks.iter().filter(|b| b.kind == BlockKind::Text).map(|b| b.text.as_str()).collect();
+        assert_eq!(prose, vec!["Selected metrics for each LOB"], "only the line the cells left out is prose");
+        assert_eq!(text.matches("October").count(), 1, "{text}");
+        assert_eq!(text.matches("31.74").count(), 1, "{text}");
     }
 
     #[test]
