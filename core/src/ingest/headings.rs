@@ -122,7 +122,7 @@ fn headings(pages: &[Page], body: f32) -> Vec<Heading> {
         for h in &on_page {
             *per_size.entry(h.size).or_default() += 1;
         }
-        out.extend(on_page.into_iter().filter(|h| per_size[&h.size] <= MAX_HEADINGS_PER_PAGE));
+        out.extend(on_page.into_iter().filter(|h| per_size.get(&h.size).is_some_and(|n| *n <= MAX_HEADINGS_PER_PAGE)));
     }
     without_running_headers(out)
 }
@@ -135,7 +135,7 @@ fn without_running_headers(found: Vec<Heading>) -> Vec<Heading> {
     for h in &found {
         pages_of.entry(h.title.as_str()).or_default().insert(h.page);
     }
-    let bands: Vec<(f32, f32)> = found.iter().filter(|h| pages_of[h.title.as_str()].len() > 1).map(|h| (h.top, h.bottom)).collect();
+    let bands: Vec<(f32, f32)> = found.iter().filter(|h| pages_of.get(h.title.as_str()).is_some_and(|ps| ps.len() > 1)).map(|h| (h.top, h.bottom)).collect();
     let in_band = |h: &Heading| bands.iter().any(|(t, b)| (h.top - t).abs() <= SAME_BAND_PT && (h.bottom - b).abs() <= SAME_BAND_PT);
     found.iter().filter(|h| !in_band(h)).cloned().collect()
 }
@@ -163,7 +163,7 @@ fn levels(found: &[Heading]) -> Vec<i32> {
     }
     let mut sizes: Vec<i32> = pages
         .iter()
-        .filter(|(k, ps)| ps.len() >= 2 && titles[k].len() >= 2)
+        .filter(|(k, ps)| ps.len() >= 2 && titles.get(*k).is_some_and(|t| t.len() >= 2))
         .map(|(k, _)| *k)
         .collect();
     sizes.sort_by(|a, b| b.cmp(a));

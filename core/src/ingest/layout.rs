@@ -184,8 +184,10 @@ const SCRIPT_RISE_EM: f32 = 0.6;
 const SCRIPT_SINK_EM: f32 = 0.35;
 /// A script touches its word: the gap to it is at most this many ems (word spaces are ~0.25 em).
 const SCRIPT_TOUCH_EM: f32 = 0.2;
-/// Lines looked at on either side of a script's own (bounds the work on a hostile page).
+/// Lines looked at on either side of a script's own, and glyphs of each looked at near the script
+/// (bound the work on a hostile page; a real line has a handful of glyphs within a few ems).
 const SCRIPT_NEIGHBOUR_LINES: usize = 6;
+const SCRIPT_SCAN_GLYPHS: usize = 48;
 
 /// Footnote markers ("Sales¹˒²", "VaR⁽ᵃ⁾") are set smaller on a raised baseline, so baseline
 /// clustering puts them on a line of their own, read before or after the line they belong to and
@@ -204,7 +206,7 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
             (base, size)
         })
         .collect();
-    let mut moves: Vec<(usize, Vec<usize>, usize)> = vec![];
+    let mut moves: Vec<(Vec<usize>, usize)> = vec![];
     for (ci, cluster) in clusters.iter().enumerate() {
         // Runs of touching glyphs within the cluster (already sorted along the line).
         let mut runs: Vec<Vec<usize>> = vec![];
@@ -236,7 +238,7 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
                 let line = &clusters[m];
                 // The line's glyphs near the run (sorted by fx0).
                 let from = line.partition_point(|&j| fg[j].fx0 < x0 - 4.0 * msize);
-                line[from..].iter().take_while(|&&j| fg[j].fx0 <= x1 + touch).any(|&j| {
+                line[from..].iter().take(SCRIPT_SCAN_GLYPHS).take_while(|&&j| fg[j].fx0 <= x1 + touch).any(|&j| {
                     let h = &fg[j];
                     let after = x0 - h.fx1; // the run follows this glyph
                     let before = h.fx0 - x1; // the run precedes it
@@ -244,20 +246,20 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
                 })
             });
             if let Some(m) = target {
-                moves.push((ci, run, m));
+                moves.push((run, m));
             }
         }
     }
-    // Marks the run being moved (cleared after, so glyphs moved in earlier stay where they went).
+    // Each glyph is in one run, so it moves at most once: take every moving glyph out of its line
+    // (one pass per line), then add the runs to theirs.
     let mut moved = vec![false; fg.len()];
-    for (from, run, to) in moves {
-        for &i in &run {
-            moved[i] = true;
-        }
-        clusters[from].retain(|&i| !moved[i]);
-        for &i in &run {
-            moved[i] = false;
-        }
+    for &i in moves.iter().flat_map(|(run, _)| run) {
+        moved[i] = true;
+    }
+    for c in clusters.iter_mut() {
+        c.retain(|&i| !moved[i]);
+    }
+    for (run, to) in moves {
         clusters[to].extend(run);
     }
 }
@@ -444,13 +446,13 @@ fn inside(b: &BBox, t: &BBox, slack: f32) -> bool {
     cx >= t[0] - slack && cx <= t[2] + slack && cy >= t[1] - slack && cy <= t[3] + slack
 }
 
-/// Blocks in reading order and the page text (blocks separated by blank lines).
 /// Characters compared, per page, checking that a table's cells hold the text inside it.
 const HELD_CHECK_BUDGET: usize = 50_000_000;
 
 /// Blocks a fragment may join, counted back from the latest (see `blocks_with_tables`).
 const BLOCK_WINDOW: usize = 512;
 
+/// Blocks in reading order and the page text (blocks separated by blank lines).
 pub fn blocks_with_tables(
     lay: &Layout,
     tables: &[Table],
