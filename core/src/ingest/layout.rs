@@ -194,6 +194,8 @@ const SCRIPT_SCAN_GLYPHS: usize = 48;
 /// split from their word. Move each such run of glyphs into the line whose glyph it touches, where
 /// word building joins it to that word as pdftotext does ("Sales1,2", which is also how the
 /// FinanceBench gold page text reads). Issue 3 deliverable 1 (words and lines in reading order).
+/// Table detection still folds the script lines this leaves (`table::fold_scripts`, looser: any
+/// overlapping line, 0.3 em either side; 46 lines on the corpus PDFs) — one mechanism to merge.
 fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
     if clusters.len() < 2 {
         return;
@@ -468,11 +470,13 @@ pub fn blocks_with_tables(
     let mut held: Vec<(std::collections::HashMap<&str, usize>, String)> = tables
         .iter()
         .map(|t| {
+            let cell_words: Vec<&str> = t.cells.iter().flat_map(|c| c.text.split_whitespace()).collect();
+            let run = cell_words.concat();
             let mut words = std::collections::HashMap::new();
-            for w in t.cells.iter().flat_map(|c| c.text.split_whitespace()) {
+            for w in cell_words {
                 *words.entry(w).or_insert(0) += 1;
             }
-            (words, t.cells.iter().flat_map(|c| c.text.split_whitespace()).collect())
+            (words, run)
         })
         .collect();
     // Bounds the run-together checks on a hostile page (characters compared); past it a word
