@@ -35,7 +35,10 @@ fn print_json(v: &serde_json::Value) -> Result<(), String> {
 pub fn extract(args: &[String]) -> Result<(), String> {
     let (a, ex) = load(args, "extract")?;
     if a.has("--json") {
-        return print_json(&ingest::extract_json(&ex));
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        ingest::write_extract_json(&ex, &mut out)?;
+        return writeln!(out).and_then(|_| out.flush()).map_err(|e| e.to_string());
     }
     for p in &ex.pages {
         match &p.label {

@@ -132,6 +132,17 @@ fn a_report_with_neither_outline_nor_items_takes_its_sections_from_larger_type()
 }
 
 #[test]
+fn bold_headings_at_the_text_size_are_sections_below_larger_ones_and_table_titles_are_not() {
+    // eu-013: numbered chapters at 16 pt over bold 12 pt headings in 12 pt regular text.
+    let s = report_sections("eu-013");
+    assert_eq!(s[2].as_deref(), Some("5.2. Continuing vocational education and training — Polytechnics"));
+    assert_eq!(s[3].as_deref(), Some("5.2. Continuing vocational education and training — 5.2.3. Participants"));
+    assert_eq!(s[10].as_deref(), Some("6.2. Preservice training for IVET teachers — 6.2.5. Principals"));
+    // eu-001: each bold line names the table right under it ("Greenhouse gases"), not a section.
+    assert!(report_sections("eu-001").iter().all(Option::is_none));
+}
+
+#[test]
 fn outline_titles_in_pdf_doc_encoding_keep_their_dashes() {
     let s = sections("JPMORGAN_2021Q1_10Q.pdf");
     assert_eq!(s[2].as_deref(), Some("Part I – Financial information"));
@@ -217,6 +228,68 @@ fn extract_json_follows_the_cli_contract() {
         assert!(kinds.contains(&b["kind"].as_str().unwrap_or("")));
         assert_eq!(b["bbox"].as_array().map(|a| a.len()), Some(4));
     }
+    // Text blocks carry their lines: box, size and spans naming a face in the page's fonts.
+    let fonts = p["fonts"].as_array().map_or(0, Vec::len);
+    let lines: Vec<&serde_json::Value> =
+        p["blocks"].as_array().into_iter().flatten().flat_map(|b| b["lines"].as_array().into_iter().flatten()).collect();
+    assert!(fonts > 0 && !lines.is_empty(), "{fonts} fonts, {} lines", lines.len());
+    for l in lines {
+        assert_eq!(l["bbox"].as_array().map(|a| a.len()), Some(4));
+        assert!(l["size"].as_f64().is_some_and(|s| s > 0.0));
+        for sp in l["spans"].as_array().into_iter().flatten() {
+            assert!(sp["font"].as_u64().is_some_and(|f| (f as usize) < fonts) && sp["text"].is_string());
+        }
+    }
+    // The CLI writes the same contract straight out.
+    let mut out = vec![];
+    ingest::write_extract_json(&ex, &mut out).expect("written");
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&out).expect("JSON"), v);
+}
+
+/// (text of the span that starts with `start`, its face) on page `page`.
+fn span_face<'a>(ex: &'a ingest::Extracted, page: usize, start: &str) -> (&'a str, &'a ingest::FontFace) {
+    let p = &ex.pages[page - 1];
+    p.blocks
+        .iter()
+        .flat_map(|b| &b.lines)
+        .flat_map(|l| &l.spans)
+        .find(|s| s.text.starts_with(start))
+        .map(|s| (s.text.as_str(), &p.fonts[s.font as usize]))
+        .unwrap_or_else(|| panic!("page {page}: no span starts with {start:?}"))
+}
+
+#[test]
+fn lines_keep_the_typeface_they_are_set_in_and_bold_shows() {
+    // Named faces: Arial's bold and regular cuts, the subset tag dropped.
+    let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(&bytes, "AMCOR_2023Q4_EARNINGS.pdf", &IngestSettings::default());
+    let (_, head) = span_face(&ex, 1, "Fiscal 2023 Full Year Highlights");
+    assert_eq!((head.name.as_deref(), head.bold, head.italic), (Some("Arial-BoldMT"), true, false));
+    let (_, body) = span_face(&ex, 1, "• Net sales of $14,694 million");
+    assert_eq!((body.name.as_deref(), body.bold), (Some("ArialMT"), false));
+    for p in &ex.pages {
+        for b in &p.blocks {
+            let text: Vec<String> = b.lines.iter().map(|l| l.text()).collect();
+            assert!(b.lines.is_empty() || text.join("\n") == b.text, "page {}: lines are not the block's text", p.page);
+            assert!(b.lines.iter().flat_map(|l| &l.spans).all(|s| (s.font as usize) < p.fonts.len()));
+        }
+    }
+    // A face named only "CIDFont+F2" is bold by its weight class: General Mills' risk-factor
+    // headings, set at the body's size, against the body text.
+    let bytes = read(&format!("{FB}GENERALMILLS_2020_10K.pdf"));
+    let ex = ingest::extract(&bytes, "GENERALMILLS_2020_10K.pdf", &IngestSettings::default());
+    let (_, head) = span_face(&ex, 10, "We may be unable to maintain our profit margins");
+    let (_, body) = span_face(&ex, 10, "There has been significant consolidation");
+    assert!(head.bold && !body.bold, "{head:?} {body:?}");
+    // Text filled and then stroked over itself (the writer's emboldening; the font is a light cut).
+    let bytes = read(&format!("{ICDAR}eu-003.pdf"));
+    let ex = ingest::extract(&bytes, "eu-003.pdf", &IngestSettings::default());
+    let (_, head) = span_face(&ex, 1, "Reclassifications by categories");
+    assert_eq!((head.name.as_deref(), head.bold), (Some("FootlightMTLight"), true));
+    let (_, title) = span_face(&ex, 1, "Appendix 1");
+    assert!(title.bold, "{title:?}");
+    let body = ex.pages[0].tables.iter().flat_map(|t| &t.cells).any(|c| c.text.starts_with("Number of member states in"));
+    assert!(body, "the table under the heading is read");
 }
 
 #[test]

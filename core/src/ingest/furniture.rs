@@ -243,7 +243,7 @@ mod tests {
             page: n,
             width: 612.0,
             height: 792.0,
-            blocks: blocks.iter().map(|(t, b)| Block { kind: BlockKind::Text, bbox: *b, text: t.to_string(), line_sizes: vec![] }).collect(),
+            blocks: blocks.iter().map(|(t, b)| Block { kind: BlockKind::Text, bbox: *b, text: t.to_string(), lines: vec![] }).collect(),
             ..Default::default()
         }
     }

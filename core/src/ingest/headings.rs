@@ -12,10 +12,15 @@
 //! - A size is a heading level only when headings of that size, with different titles, sit on at
 //!   least two pages (a cover's title or one large figure is not a level). The two largest levels
 //!   are used: "Chapter — Section".
-//! - A page with more than `MAX_HEADINGS_PER_PAGE` lines of one heading size is a cover, a chart
-//!   or an infographic: none of its lines of that size count.
+//! - A report whose text is set in a regular face may set its lower headings in bold at (about)
+//!   the text size: a block's leading lines that are wholly bold, not smaller than the text, are
+//!   headings one level below their size's larger headings; such a line alone right above a
+//!   table is the table's title.
+//! - A page with more than `MAX_HEADINGS_PER_PAGE` lines of one heading level is a cover, a chart
+//!   or an infographic: none of its lines of that level count.
+//! - A caption ("Table 3", "Chart 5 …", "Source: …") is not a heading.
 
-use super::{BlockKind, Page};
+use super::{BlockKind, Page, TextLine};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A heading is set at least this many times the text size.
@@ -32,11 +37,13 @@ fn size_key(size: f32) -> i32 {
     (size / SIZE_STEP).round() as i32
 }
 
-/// A heading found on a page: where it is, its size step and its title.
+/// A heading found on a page: where it is, its level and its title.
 #[derive(Debug, Clone, PartialEq)]
 struct Heading {
     page: usize,
-    size: i32,
+    /// Its size step, doubled, plus one for a heading set larger than the text: larger headings
+    /// rank above bold ones at their step, and both above any smaller size.
+    level: i32,
     title: String,
     /// Top and bottom of its block (points from the top of the page).
     top: f32,
@@ -51,14 +58,14 @@ pub(super) fn attach_typeset_headings(pages: &mut [Page]) {
     if pages.iter().any(|p| p.section.is_some()) {
         return;
     }
-    let Some(body) = text_size(pages) else { return };
+    let Some(body) = text_style(pages) else { return };
     let found = headings(pages, body);
     let levels = levels(&found);
     if levels.is_empty() {
         return;
     }
     let mut by_page: BTreeMap<usize, Vec<&Heading>> = BTreeMap::new();
-    for h in found.iter().filter(|h| levels.contains(&h.size)) {
+    for h in found.iter().filter(|h| levels.contains(&h.level)) {
         by_page.entry(h.page).or_default().push(h);
     }
     let top = levels[0];
@@ -66,7 +73,7 @@ pub(super) fn attach_typeset_headings(pages: &mut [Page]) {
     let mut section: Option<&str> = None;
     for (i, p) in pages.iter_mut().enumerate() {
         for h in by_page.get(&i).into_iter().flatten() {
-            if h.size == top {
+            if h.level == top {
                 chapter = Some(&h.title);
                 section = None;
             } else {
@@ -82,49 +89,102 @@ pub(super) fn attach_typeset_headings(pages: &mut [Page]) {
     }
 }
 
-/// The size (step) most characters of the text blocks are set in.
-fn text_size(pages: &[Page]) -> Option<f32> {
-    let mut chars: BTreeMap<i32, usize> = BTreeMap::new();
-    for b in pages.iter().flat_map(|p| &p.blocks).filter(|b| b.kind == BlockKind::Text) {
-        for (line, size) in b.text.lines().zip(&b.line_sizes) {
-            *chars.entry(size_key(*size)).or_default() += line.chars().filter(|c| !c.is_whitespace()).count();
+/// The text's style: the size (step) most characters of the text blocks are set in, and whether
+/// most of those characters are bold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TextStyle {
+    size: f32,
+    bold: bool,
+}
+
+/// Whether a line is set wholly in bold faces.
+fn is_bold(p: &Page, line: &TextLine) -> bool {
+    !line.spans.is_empty() && line.spans.iter().all(|s| p.fonts.get(s.font as usize).is_some_and(|f| f.bold))
+}
+
+fn visible_chars(line: &TextLine) -> usize {
+    line.spans.iter().map(|s| s.text.chars().filter(|c| !c.is_whitespace()).count()).sum()
+}
+
+fn text_style(pages: &[Page]) -> Option<TextStyle> {
+    // Per size step: characters, and of those the ones in bold lines.
+    let mut chars: BTreeMap<i32, (usize, usize)> = BTreeMap::new();
+    for p in pages {
+        for b in p.blocks.iter().filter(|b| b.kind == BlockKind::Text) {
+            for line in &b.lines {
+                let n = visible_chars(line);
+                let e = chars.entry(size_key(line.size)).or_default();
+                e.0 += n;
+                if is_bold(p, line) {
+                    e.1 += n;
+                }
+            }
         }
     }
-    chars.into_iter().max_by_key(|&(k, n)| (n, -k)).map(|(k, _)| k as f32 * SIZE_STEP).filter(|s| *s > 0.0)
+    chars
+        .into_iter()
+        .max_by_key(|&(k, (n, _))| (n, -k))
+        .map(|(k, (n, bold))| TextStyle { size: k as f32 * SIZE_STEP, bold: 2 * bold > n })
+        .filter(|s| s.size > 0.0)
 }
 
 /// Every heading candidate of the document, in reading order.
-fn headings(pages: &[Page], body: f32) -> Vec<Heading> {
+fn headings(pages: &[Page], body: TextStyle) -> Vec<Heading> {
     let mut out = vec![];
     for (i, p) in pages.iter().enumerate() {
         let mut on_page: Vec<Heading> = vec![];
-        for b in p.blocks.iter().filter(|b| b.kind == BlockKind::Text) {
-            // The block's leading lines set at one heading size.
-            let mut lines = b.text.lines().map(str::trim).zip(&b.line_sizes);
-            let Some((first, &size)) = lines.next() else { continue };
-            if size < HEADING_SIZE_RATIO * body {
+        for (k, b) in p.blocks.iter().enumerate().filter(|(_, b)| b.kind == BlockKind::Text) {
+            // The block's leading lines set at one heading level.
+            let level_of = |line: &TextLine| {
+                let key = size_key(line.size);
+                if line.size >= HEADING_SIZE_RATIO * body.size {
+                    Some(2 * key + 1)
+                } else if !body.bold && key >= size_key(body.size) && is_bold(p, line) {
+                    Some(2 * key)
+                } else {
+                    None
+                }
+            };
+            let mut lines = b.lines.iter();
+            let Some(first) = lines.next() else { continue };
+            let Some(level) = level_of(first) else { continue };
+            // A bold line at the text's size right above a table is the table's title.
+            let table_next = p.blocks.get(k + 1).is_some_and(|n| n.kind == BlockKind::Table);
+            if level % 2 == 0 && table_next && b.lines.len() == 1 {
                 continue;
             }
-            let key = size_key(size);
-            let mut title = first.to_string();
-            for (line, s) in lines {
-                if size_key(*s) != key || line.is_empty() {
+            let mut title = first.text().trim().to_string();
+            for line in lines {
+                let text = line.text();
+                if level_of(line) != Some(level) || text.trim().is_empty() {
                     break;
                 }
-                join_line(&mut title, line);
+                join_line(&mut title, text.trim());
             }
-            if is_title(&title) {
-                on_page.push(Heading { page: i, size: key, title, top: b.bbox[1], bottom: b.bbox[3] });
+            if is_title(&title) && !is_caption(&title) {
+                on_page.push(Heading { page: i, level, title, top: b.bbox[1], bottom: b.bbox[3] });
             }
         }
-        // A page crowded with lines of one large size is a cover, a chart or an infographic.
-        let mut per_size: BTreeMap<i32, usize> = BTreeMap::new();
+        // A page crowded with lines of one heading level is a cover, a chart or an infographic.
+        let mut per_level: BTreeMap<i32, usize> = BTreeMap::new();
         for h in &on_page {
-            *per_size.entry(h.size).or_default() += 1;
+            *per_level.entry(h.level).or_default() += 1;
         }
-        out.extend(on_page.into_iter().filter(|h| per_size.get(&h.size).is_some_and(|n| *n <= MAX_HEADINGS_PER_PAGE)));
+        out.extend(on_page.into_iter().filter(|h| per_level.get(&h.level).is_some_and(|n| *n <= MAX_HEADINGS_PER_PAGE)));
     }
     without_running_headers(out)
+}
+
+/// A table's, chart's or figure's caption ("Table 3", "Chart 5 – Issuance", "Figure 2.1") or a
+/// source or note line ("Source: …"): set like a heading, but not one.
+fn is_caption(t: &str) -> bool {
+    let mut words = t.split_whitespace();
+    let Some(first) = words.next() else { return false };
+    let word = first.trim_end_matches([':', '.']).to_lowercase();
+    let numbered = words.next().is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    let labelled = first.ends_with(':');
+    ["table", "chart", "figure", "graph", "exhibit", "box", "source", "sources", "note", "notes"].contains(&word.as_str())
+        && (numbered || labelled)
 }
 
 /// A title set on more than one page is a running header (a short document gives furniture
@@ -153,13 +213,13 @@ fn join_line(title: &mut String, line: &str) {
     title.push_str(line);
 }
 
-/// Heading sizes, largest first, that carry different titles on at least two pages; the two largest.
+/// Heading levels, highest first, that carry different titles on at least two pages; the two highest.
 fn levels(found: &[Heading]) -> Vec<i32> {
     let mut pages: BTreeMap<i32, BTreeSet<usize>> = BTreeMap::new();
     let mut titles: BTreeMap<i32, BTreeSet<&str>> = BTreeMap::new();
     for h in found {
-        pages.entry(h.size).or_default().insert(h.page);
-        titles.entry(h.size).or_default().insert(h.title.as_str());
+        pages.entry(h.level).or_default().insert(h.page);
+        titles.entry(h.level).or_default().insert(h.title.as_str());
     }
     let mut sizes: Vec<i32> = pages
         .iter()
@@ -192,7 +252,7 @@ fn is_title(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{Block, PageSignals};
+    use crate::ingest::{text_block, Block, FontFace, PageSignals};
 
     fn page(n: u32, blocks: &[(&str, f32)]) -> Page {
         Page {
@@ -205,10 +265,11 @@ mod tests {
             text: String::new(),
             blocks: blocks
                 .iter()
-                .map(|(t, size)| Block { kind: BlockKind::Text, bbox: [0.0; 4], text: t.to_string(), line_sizes: vec![*size; t.lines().count()] })
+                .map(|(t, size)| text_block([0.0; 4], &t.lines().map(|l| (l, *size)).collect::<Vec<_>>()))
                 .collect(),
             tables: vec![],
             signals: PageSignals::default(),
+            fonts: vec![],
         }
     }
 
@@ -240,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_heading_wrapped_over_two_lines_is_one_title() {
-        let two_lines = Block { kind: BlockKind::Text, bbox: [0.0; 4], text: "3 Financial stability and\nthe banking sector\nBanks were well capitalised.".into(), line_sizes: vec![16.0, 16.0, 10.0] };
+        let two_lines = text_block([0.0; 4], &[("3 Financial stability and", 16.0), ("the banking sector", 16.0), ("Banks were well capitalised.", 10.0)]);
         let mut pages = vec![page(1, &[("2 Prices", 16.0), (BODY, 10.0)]), page(2, &[(BODY, 10.0)])];
         pages[1].blocks.push(two_lines);
         attach_typeset_headings(&mut pages);
@@ -260,8 +321,8 @@ mod tests {
             header(2, "Salmonella | 3.1.", 446.0),
             header(3, "3. | Information on specific zoonoses", 62.0),
         ];
-        pages[2].blocks.push(Block { kind: BlockKind::Text, bbox: [85.0, 300.0, 300.0, 314.0], text: "3.1.2 Salmonella in food".into(), line_sizes: vec![14.0] });
-        pages[1].blocks.push(Block { kind: BlockKind::Text, bbox: [85.0, 300.0, 300.0, 314.0], text: "3.1.1 Salmonella in humans".into(), line_sizes: vec![14.0] });
+        pages[2].blocks.push(text_block([85.0, 300.0, 300.0, 314.0], &[("3.1.2 Salmonella in food", 14.0)]));
+        pages[1].blocks.push(text_block([85.0, 300.0, 300.0, 314.0], &[("3.1.1 Salmonella in humans", 14.0)]));
         attach_typeset_headings(&mut pages);
         let sections: Vec<Option<&str>> = pages.iter().map(|p| p.section.as_deref()).collect();
         assert_eq!(sections, vec![None, Some("3.1.1 Salmonella in humans"), Some("3.1.2 Salmonella in food")]);
@@ -289,6 +350,56 @@ mod tests {
         ];
         attach_typeset_headings(&mut pages);
         assert!(pages.iter().all(|p| p.section.is_none()), "{:?}", pages.iter().map(|p| &p.section).collect::<Vec<_>>());
+    }
+
+    /// Pages whose fonts are a regular (0) and a bold (1) face; `bold` lines are set in the bold.
+    fn styled(pages: &mut [Page], bold: &[&str]) {
+        for p in pages {
+            p.fonts = vec![FontFace::default(), FontFace { bold: true, ..FontFace::default() }];
+            for l in p.blocks.iter_mut().flat_map(|b| b.lines.iter_mut()) {
+                if bold.contains(&l.text().as_str()) {
+                    l.spans.iter_mut().for_each(|s| s.font = 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bold_headings_at_the_text_size_are_a_level_below_larger_ones() {
+        let table = |p: &mut Page| p.blocks.push(Block { kind: BlockKind::Table, bbox: [0.0; 4], text: "2021  2022".into(), lines: vec![] });
+        let mut pages = vec![
+            page(1, &[("1 Economic developments", 16.0), ("Output", 10.0), (BODY, 10.0), ("Table 1: Output by sector", 10.0), (BODY, 10.0)]),
+            page(2, &[(BODY, 10.0), ("Prices and wages", 10.0), (BODY, 10.0), ("Gross domestic product", 10.0)]),
+            page(3, &[("2 Monetary policy", 16.0), (BODY, 10.0), ("Interest rates", 10.0), (BODY, 10.0)]),
+        ];
+        // "Gross domestic product", alone above a table, is the table's title.
+        table(&mut pages[1]);
+        styled(&mut pages, &["Output", "Prices and wages", "Interest rates", "Table 1: Output by sector", "Gross domestic product"]);
+        attach_typeset_headings(&mut pages);
+        let sections: Vec<Option<&str>> = pages.iter().map(|p| p.section.as_deref()).collect();
+        assert_eq!(
+            sections,
+            vec![
+                Some("1 Economic developments — Output"),
+                Some("1 Economic developments — Prices and wages"),
+                Some("2 Monetary policy — Interest rates"),
+            ]
+        );
+        // A report set in bold throughout has no bold headings.
+        let mut pages = vec![page(1, &[(BODY, 10.0), ("Output", 10.0)]), page(2, &[(BODY, 10.0), ("Prices and wages", 10.0)])];
+        styled(&mut pages, &[BODY, "Output", "Prices and wages"]);
+        attach_typeset_headings(&mut pages);
+        assert!(pages.iter().all(|p| p.section.is_none()));
+    }
+
+    #[test]
+    fn captions_and_source_lines_are_not_headings() {
+        for t in ["Table 3", "Chart 5 European ABCP issuance", "Figure 2.1 Prices", "Source: Moody's, Dealogic", "Note: seasonally adjusted"] {
+            assert!(is_caption(t), "{t}");
+        }
+        for t in ["Notes to the consolidated financial statements", "Tables and charts", "Sources of funding", "3.1 Output"] {
+            assert!(!is_caption(t), "{t}");
+        }
     }
 
     #[test]

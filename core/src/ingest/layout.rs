@@ -10,7 +10,7 @@
 //! horizontal bands that share a column gutter are merged before cutting, so two columns whose
 //! paragraph breaks happen to line up are still read left column first.
 
-use super::{Block, BlockKind, Table};
+use super::{Block, BlockKind, Span, Table, TextLine};
 use crate::corpus::BBox;
 
 /// One glyph as the reader saw it: its Unicode character, page-space box and reading direction.
@@ -27,6 +27,8 @@ pub struct Glyph {
     pub dir: u8,
     /// Unmapped glyph, control or private-use character: counted by the garbled test, not emitted.
     pub garbled: bool,
+    /// The face it is set in: an index into the page's fonts (`Page::fonts`).
+    pub font: u16,
 }
 
 /// Non-text facts of a page that layout and table detection use.
@@ -58,6 +60,8 @@ pub struct Word {
     pub ftop: f32,
     pub fbot: f32,
     pub size: f32,
+    /// The face of its first glyph (`Glyph::font`).
+    pub font: u16,
 }
 
 /// A baseline's worth of words in one direction, left to right in its frame.
@@ -117,6 +121,7 @@ struct FG {
     ftop: f32,
     fbot: f32,
     size: f32,
+    font: u16,
 }
 
 /// Words and lines from glyphs (issue 3 deliverable 1).
@@ -139,6 +144,7 @@ pub fn lay_out(glyphs: Vec<Glyph>, _width: f32, _height: f32) -> Layout {
                     ftop: ys[0].min(ys[1]),
                     fbot: ys[0].max(ys[1]),
                     size: g.size.max(0.1),
+                    font: g.font,
                 }
             })
             .filter(|g| g.fx0.is_finite() && g.fbase.is_finite() && g.ftop.is_finite())
@@ -314,6 +320,7 @@ fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
                     ftop: g.ftop,
                     fbot: g.fbot,
                     size: g.size,
+                    font: g.font,
                 })
             }
         }
@@ -388,11 +395,38 @@ pub fn join_words(words: &[Word]) -> String {
 struct Fragment {
     dir: u8,
     text: String,
+    /// Its words in runs of one face (`text` is them joined by spaces).
+    spans: Vec<Span>,
     fx0: f32,
     fx1: f32,
     ftop: f32,
     fbot: f32,
     size: f32,
+}
+
+/// Consecutive words set in the same face, as spans.
+impl Fragment {
+    fn line(self) -> TextLine {
+        TextLine {
+            bbox: to_page(self.dir, self.fx0, self.fx1, self.ftop, self.fbot),
+            size: self.size,
+            spans: self.spans,
+        }
+    }
+}
+
+fn spans_of(words: &[&Word]) -> Vec<Span> {
+    let mut out: Vec<Span> = vec![];
+    for w in words {
+        match out.last_mut() {
+            Some(sp) if sp.font == w.font => {
+                sp.text.push(' ');
+                sp.text.push_str(&w.text);
+            }
+            _ => out.push(Span { text: w.text.clone(), font: w.font }),
+        }
+    }
+    out
 }
 
 fn fragments(line: &Line) -> Vec<Fragment> {
@@ -404,14 +438,22 @@ fn fragments(line: &Line) -> Vec<Fragment> {
         if cur.is_empty() {
             return;
         }
-        let ws: Vec<Word> = cur.iter().map(|w| (*w).clone()).collect();
+        let spans = spans_of(cur);
+        let mut text = String::new();
+        for sp in &spans {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&sp.text);
+        }
         out.push(Fragment {
             dir: line.dir,
-            text: join_words(&ws),
-            fx0: ws.iter().map(|w| w.fx0).fold(f32::MAX, f32::min),
-            fx1: ws.iter().map(|w| w.fx1).fold(f32::MIN, f32::max),
-            ftop: ws.iter().map(|w| w.ftop).fold(f32::MAX, f32::min),
-            fbot: ws.iter().map(|w| w.fbot).fold(f32::MIN, f32::max),
+            text,
+            spans,
+            fx0: cur.iter().map(|w| w.fx0).fold(f32::MAX, f32::min),
+            fx1: cur.iter().map(|w| w.fx1).fold(f32::MIN, f32::max),
+            ftop: cur.iter().map(|w| w.ftop).fold(f32::MAX, f32::min),
+            fbot: cur.iter().map(|w| w.fbot).fold(f32::MIN, f32::max),
             size: line.size,
         });
         cur.clear();
@@ -430,7 +472,7 @@ fn fragments(line: &Line) -> Vec<Fragment> {
 
 struct TextBlock {
     dir: u8,
-    lines: Vec<String>,
+    lines: Vec<TextLine>,
     fx0: f32,
     fx1: f32,
     ftop: f32,
@@ -438,8 +480,6 @@ struct TextBlock {
     last_fx0: f32,
     last_fx1: f32,
     size: f32,
-    /// Size of each line.
-    sizes: Vec<f32>,
 }
 
 fn inside(b: &BBox, t: &BBox, slack: f32) -> bool {
@@ -545,18 +585,16 @@ pub fn blocks_with_tables(
         match best {
             Some((i, _)) => {
                 let b = &mut blocks[i];
-                b.lines.push(f.text);
-                b.sizes.push(f.size);
                 b.fx0 = b.fx0.min(f.fx0);
                 b.fx1 = b.fx1.max(f.fx1);
                 b.ftop = b.ftop.min(f.ftop);
                 b.fbot = b.fbot.max(f.fbot);
                 b.last_fx0 = f.fx0;
                 b.last_fx1 = f.fx1;
+                b.lines.push(f.line());
             }
             None => blocks.push(TextBlock {
                 dir: f.dir,
-                lines: vec![f.text],
                 fx0: f.fx0,
                 fx1: f.fx1,
                 ftop: f.ftop,
@@ -564,7 +602,7 @@ pub fn blocks_with_tables(
                 last_fx0: f.fx0,
                 last_fx1: f.fx1,
                 size: f.size,
-                sizes: vec![f.size],
+                lines: vec![f.line()],
             }),
         }
     }
@@ -573,8 +611,8 @@ pub fn blocks_with_tables(
         .map(|b| Block {
             kind: BlockKind::Text,
             bbox: to_page(b.dir, b.fx0, b.fx1, b.ftop, b.fbot),
-            text: b.lines.join("\n"),
-            line_sizes: b.sizes,
+            text: b.lines.iter().map(TextLine::text).collect::<Vec<_>>().join("\n"),
+            lines: b.lines,
         })
         .collect();
     for t in tables {
@@ -582,7 +620,7 @@ pub fn blocks_with_tables(
             kind: BlockKind::Table,
             bbox: t.bbox,
             text: table_text(t),
-            line_sizes: vec![],
+            lines: vec![],
         });
     }
     let page_area = (width * height).max(1.0);
@@ -599,7 +637,7 @@ pub fn blocks_with_tables(
                 kind: BlockKind::Image,
                 bbox: b,
                 text: String::new(),
-                line_sizes: vec![],
+                lines: vec![],
             });
         }
     }
@@ -786,6 +824,7 @@ pub(crate) fn test_line(pieces: &[(&str, f32, f32)], top: f32, size: f32) -> Lin
                 ftop: top,
                 fbot: top + size,
                 size,
+                font: 0,
             });
             x += w + space;
         }
@@ -806,7 +845,7 @@ mod tests {
             .enumerate()
             .map(|(i, c)| {
                 let x0 = x + i as f32 * w;
-                Glyph { c, bbox: [x0, baseline - 0.75 * size, x0 + w, baseline + 0.2 * size], origin: [x0, baseline], size, dir: 0, garbled: false }
+                Glyph { c, bbox: [x0, baseline - 0.75 * size, x0 + w, baseline + 0.2 * size], origin: [x0, baseline], size, dir: 0, garbled: false, font: 0 }
             })
             .collect()
     }

@@ -37,8 +37,9 @@ pub mod vision;
 /// The version of what reading a PDF produces. A file the library stored with another version is
 /// read again when it is dropped again (instead of "already in library"), so improvements reach
 /// files read before them. 2: sections from a filing's Item headings and back matter. 3: footnote
-/// marks read with their word (tables no longer cut by them); sections from type size.
-pub const READER_VERSION: u32 = 3;
+/// marks read with their word (tables no longer cut by them); sections from type size. 4: lines
+/// keep their typeface; bold headings at the text's size are sections too.
+pub const READER_VERSION: u32 = 4;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
@@ -89,6 +90,65 @@ pub struct Page {
     pub blocks: Vec<Block>,
     pub tables: Vec<Table>,
     pub signals: PageSignals,
+    /// The typefaces the page's text is set in; a [`Span`]'s `font` indexes this list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fonts: Vec<FontFace>,
+}
+
+/// A typeface text is set in (issue 3 deliverable 1: glyph runs keep their font), as far as the
+/// font program says: the interpreter exposes the name and style of TrueType, OpenType and CID
+/// fonts, not of Type 1 and bare CFF fonts or the standard 14 (those read as a face without a
+/// name). Text drawn filled and then stroked over itself is the writer's emboldening: `bold`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FontFace {
+    /// PostScript name without the subset tag ("ArialMT", not "ABCDEF+ArialMT").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bold: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub italic: bool,
+}
+
+/// One line of a text block: where it is, its type size and its runs of one typeface.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextLine {
+    /// Points, origin top-left, page rotation applied.
+    pub bbox: BBox,
+    /// Type size in points (the median of its words').
+    pub size: f32,
+    /// Words in a row set in the same face; joined by spaces they are the line's text.
+    pub spans: Vec<Span>,
+}
+
+impl TextLine {
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        for sp in &self.spans {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(&sp.text);
+        }
+        s
+    }
+}
+
+/// A text block of `lines` (text, size), each one span in face 0, for tests.
+#[cfg(test)]
+pub(crate) fn text_block(bbox: BBox, lines: &[(&str, f32)]) -> Block {
+    let lines: Vec<TextLine> = lines
+        .iter()
+        .map(|(t, size)| TextLine { bbox, size: *size, spans: vec![Span { text: t.to_string(), font: 0 }] })
+        .collect();
+    Block { kind: BlockKind::Text, bbox, text: lines.iter().map(TextLine::text).collect::<Vec<_>>().join("\n"), lines }
+}
+
+/// Words set in one face: an index into [`Page::fonts`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    pub text: String,
+    pub font: u16,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,10 +171,10 @@ pub struct Block {
     /// Points, origin top-left, page rotation applied.
     pub bbox: BBox,
     pub text: String,
-    /// Font size (points) of each line of `text`, for finding headings while the file is read
-    /// (`headings`); not stored or exported.
-    #[serde(skip)]
-    pub line_sizes: Vec<f32>,
+    /// A text block's lines (its `text`, line by line) with their boxes, sizes and faces; empty for
+    /// tables and pictures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<TextLine>,
 }
 
 /// Spec §4.1: the signals that route a page to the vision path.
@@ -219,30 +279,69 @@ pub fn extract_with_progress(
 }
 
 /// The `clair extract --json` contract: points, origin top-left, 1-based pages, text in reading order.
+/// The value is read back from the written text, so it holds the numbers a reader of the CLI's
+/// output gets (an `f32` written shortest, not widened to `f64`).
 pub fn extract_json(ex: &Extracted) -> serde_json::Value {
-    let pages: Vec<serde_json::Value> = ex
-        .pages
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "page": p.page,
-                "width": p.width,
-                "height": p.height,
-                "label": p.label,
-                "section": p.section,
-                "text": p.text,
-                "blocks": p.blocks,
-                "signals": p.signals,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "source": ex.source,
-        "title": ex.title,
-        "encrypted": ex.encrypted,
-        "warnings": ex.warnings,
-        "pages": pages,
-    })
+    serde_json::to_string(&ExtractJson::of(ex))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(serde_json::Value::Null)
+}
+
+/// [`extract_json`] written straight out, without building the value or the text first (the CLI's
+/// path: a 10-K's blocks, lines and spans are megabytes of JSON).
+pub fn write_extract_json(ex: &Extracted, out: impl std::io::Write) -> Result<(), String> {
+    serde_json::to_writer(out, &ExtractJson::of(ex)).map_err(|e| e.to_string())
+}
+
+/// What `clair extract --json` prints, borrowed from the extraction.
+#[derive(Serialize)]
+struct ExtractJson<'a> {
+    source: &'a str,
+    title: &'a Option<String>,
+    encrypted: bool,
+    warnings: &'a [String],
+    pages: Vec<PageJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct PageJson<'a> {
+    page: u32,
+    width: f32,
+    height: f32,
+    label: &'a Option<String>,
+    section: &'a Option<String>,
+    text: &'a str,
+    blocks: &'a [Block],
+    #[serde(skip_serializing_if = "<[FontFace]>::is_empty")]
+    fonts: &'a [FontFace],
+    signals: &'a PageSignals,
+}
+
+impl<'a> ExtractJson<'a> {
+    fn of(ex: &'a Extracted) -> Self {
+        ExtractJson {
+            source: &ex.source,
+            title: &ex.title,
+            encrypted: ex.encrypted,
+            warnings: &ex.warnings,
+            pages: ex
+                .pages
+                .iter()
+                .map(|p| PageJson {
+                    page: p.page,
+                    width: p.width,
+                    height: p.height,
+                    label: &p.label,
+                    section: &p.section,
+                    text: &p.text,
+                    blocks: &p.blocks,
+                    fonts: &p.fonts,
+                    signals: &p.signals,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The `clair tables --json` contract (0-based rows/cols, points, origin top-left).
@@ -280,6 +379,7 @@ pub fn build_page(
     width: f32,
     height: f32,
     glyphs: Vec<Glyph>,
+    fonts: Vec<FontFace>,
     graphics: &layout::Graphics,
     settings: &crate::config::IngestSettings,
 ) -> Page {
@@ -353,6 +453,7 @@ pub fn build_page(
             text_ok: route.text_ok,
             drawing_region,
         },
+        fonts,
     }
 }
 
@@ -361,13 +462,13 @@ mod tests {
     use super::*;
 
     fn glyph(c: char, x: f32) -> Glyph {
-        Glyph { c, bbox: [x, 90.0, x + 6.0, 100.0], origin: [x, 98.0], size: 10.0, dir: 0, garbled: c == '\u{FFFD}' }
+        Glyph { c, bbox: [x, 90.0, x + 6.0, 100.0], origin: [x, 98.0], size: 10.0, dir: 0, garbled: c == '\u{FFFD}', font: 0 }
     }
 
     #[test]
     fn an_unmapped_glyph_is_left_out_of_the_text_and_counted_in_the_signals() {
         let glyphs = vec![glyph('N', 10.0), glyph('\u{FFFD}', 16.0), glyph('o', 22.0)];
-        let p = build_page(1, 200.0, 200.0, glyphs, &layout::Graphics::default(), &crate::config::IngestSettings::default());
+        let p = build_page(1, 200.0, 200.0, glyphs, vec![FontFace::default()], &layout::Graphics::default(), &crate::config::IngestSettings::default());
         assert!(!p.text.contains('\u{FFFD}'), "{:?}", p.text);
         assert!(p.text.contains('N') && p.text.contains('o'), "{:?}", p.text);
         assert_eq!(p.signals.garbled_glyphs, 1);

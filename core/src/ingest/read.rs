@@ -3,7 +3,8 @@
 //! that page and a warning, never the document.
 
 use super::layout::{Glyph, Graphics};
-use super::{build_page, Extracted, Page};
+use super::{build_page, Extracted, FontFace, Page};
+use std::collections::HashMap;
 use crate::config::IngestSettings;
 use hayro_interpret::font::GlyphRun;
 use hayro_interpret::hayro_cmap::BfString;
@@ -24,10 +25,20 @@ use super::budget::MAX_GLYPHS;
 /// `max_page_content_bytes`, and twice `MAX_GLYPHS` bytes of shown text).
 const MAX_PATHS_KEPT: usize = 20_000;
 
+/// Faces a page may name before the rest share the nameless one (a hostile file can make every
+/// run a new font).
+const MAX_FACES: usize = 1024;
+
 struct Collector {
     glyphs: Vec<Glyph>,
     g: Graphics,
     overflow: bool,
+    /// The page's faces (`Page::fonts`), in order of first use.
+    fonts: Vec<FontFace>,
+    /// Face index by font program (its content hash) and emboldening.
+    face_ids: HashMap<(u128, bool), u16>,
+    /// The glyphs the last filled run added (`from..to`), so a stroke over them can mark them bold.
+    last_fill: (usize, usize),
 }
 
 impl Collector {
@@ -36,7 +47,58 @@ impl Collector {
             glyphs: Vec::new(),
             g: Graphics::default(),
             overflow: false,
+            fonts: Vec::new(),
+            face_ids: HashMap::new(),
+            last_fill: (0, 0),
         }
+    }
+
+    /// The index of the face a run is set in, adding it on first sight.
+    fn face(&mut self, run: &GlyphRun<'_, '_>, bold: bool) -> u16 {
+        let data = run.glyphs().first().and_then(|pg| match &**pg {
+            hayro_interpret::font::Glyph::Outline(g) => g.font_data(),
+            hayro_interpret::font::Glyph::Type3(_) => None,
+        });
+        let mut key = (data.as_ref().map_or(0, |d| d.cache_key), bold);
+        if let Some(&id) = self.face_ids.get(&key) {
+            return id;
+        }
+        let mut face = match data {
+            // Past the cap every new face is the nameless one (added twice more at most).
+            Some(_) if self.fonts.len() >= MAX_FACES => {
+                key = (0, bold);
+                if let Some(&id) = self.face_ids.get(&key) {
+                    return id;
+                }
+                FontFace::default()
+            }
+            Some(d) => face_of(d.postscript_name.as_deref(), d.weight, d.is_italic),
+            None => FontFace::default(),
+        };
+        face.bold |= bold;
+        let id = self.fonts.len() as u16;
+        self.fonts.push(face);
+        self.face_ids.insert(key, id);
+        id
+    }
+
+    /// A stroke run drawn exactly over the glyphs the last fill run added is the writer's
+    /// emboldening (text render mode 2, or the same text shown twice): those glyphs are bold.
+    fn embolden_last_fill(&mut self, run: &GlyphRun<'_, '_>, props: &DrawProps<'_>) -> bool {
+        let (from, to) = self.last_fill;
+        let Some(added) = self.glyphs.get(from..to) else { return false };
+        let Some(first) = added.first() else { return false };
+        let Some(pg) = run.glyphs().first() else { return false };
+        let o = (props.transform * pg.transform()) * Point::ZERO;
+        if (o.x as f32 - first.origin[0]).abs() > 0.01 || (o.y as f32 - first.origin[1]).abs() > 0.01 {
+            return false;
+        }
+        let bold = self.face(run, true);
+        for g in &mut self.glyphs[from..to] {
+            g.font = bold;
+        }
+        self.last_fill = (to, to);
+        true
     }
 
     fn rules_from_path(&mut self, path: &BezPath, t: Affine, stroked: bool) {
@@ -107,6 +169,22 @@ impl Collector {
     }
 }
 
+/// A face from what the font program says: its PostScript name without the subset tag, bold from
+/// its weight class (600 and up) or its name, italic from its style or its name.
+fn face_of(postscript_name: Option<&str>, weight: Option<u32>, italic: bool) -> FontFace {
+    let name = postscript_name.map(|n| match n.split_once('+') {
+        Some((tag, rest)) if tag.len() == 6 && tag.bytes().all(|b| b.is_ascii_uppercase()) => rest,
+        _ => n,
+    });
+    let lower = name.map(str::to_ascii_lowercase).unwrap_or_default();
+    let named = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    FontFace {
+        bold: weight.is_some_and(|w| w >= 600) || named(&["bold", "black", "heavy", "demi"]),
+        italic: italic || named(&["italic", "oblique"]),
+        name: name.filter(|n| !n.is_empty()).map(str::to_string),
+    }
+}
+
 fn glyph_dir(ex: Vec2) -> u8 {
     if ex.x.abs() >= ex.y.abs() {
         if ex.x >= 0.0 {
@@ -169,8 +247,12 @@ impl<'a> Device<'a> for Collector {
     fn draw_glyph_run(&mut self, run: &GlyphRun<'_, 'a>, props: DrawProps<'a>, mode: &DrawMode) {
         // PDF_NOTES.md: stroke-only runs are the outline of text already filled (else glyphs twice).
         if matches!(mode, DrawMode::Stroke(_)) {
+            self.embolden_last_fill(run, &props);
             return;
         }
+        let font = self.face(run, false);
+        let from = self.glyphs.len();
+        self.last_fill = (from, from);
         for pg in run.glyphs() {
             if self.glyphs.len() >= MAX_GLYPHS {
                 self.overflow = true;
@@ -226,6 +308,7 @@ impl<'a> Device<'a> for Collector {
                     size,
                     dir,
                     garbled,
+                    font,
                 });
             };
             match pg.as_unicode() {
@@ -262,6 +345,7 @@ impl<'a> Device<'a> for Collector {
                 None => push('\u{FFFD}', b),
             }
         }
+        self.last_fill = (from, self.glyphs.len());
     }
     fn draw_image(&mut self, image: Image<'a, '_>, props: ImageDrawProps<'a>) {
         let (w, h) = (image.width() as f64, image.height() as f64);
@@ -459,8 +543,8 @@ fn read_page<'a>(
     let unmapped = dev.glyphs.iter().any(|g| g.c == '\u{FFFD}');
     // Our own page building is guarded too: on a reading thread an escaped panic would take the
     // whole document (and natively the process) with it.
-    let Collector { glyphs, g, .. } = dev;
-    let page = run_page(|| build_page(number, width, height, glyphs, &g, settings)).unwrap_or_else(|| {
+    let Collector { glyphs, g, fonts, .. } = dev;
+    let page = run_page(|| build_page(number, width, height, glyphs, fonts, &g, settings)).unwrap_or_else(|| {
         warnings.push(format!("{source} page {number}: the page's layout could not be built and was skipped"));
         Page { page: number, width, height, ..Default::default() }
     });
@@ -483,6 +567,20 @@ fn run_page<T>(f: impl FnOnce() -> T) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_face_is_named_without_its_subset_tag_and_bold_or_italic_from_its_weight_or_name() {
+        let f = face_of(Some("ABCDEF+Arial-BoldMT"), Some(400), false);
+        assert_eq!((f.name.as_deref(), f.bold, f.italic), (Some("Arial-BoldMT"), true, false));
+        let f = face_of(Some("CIDFont+F2"), Some(700), false);
+        assert_eq!((f.name.as_deref(), f.bold), (Some("CIDFont+F2"), true), "not a six-capital subset tag");
+        let f = face_of(Some("TimesNewRomanPS-ItalicMT"), Some(400), false);
+        assert!(!f.bold && f.italic);
+        let f = face_of(Some("Frutiger-Roman"), Some(500), true);
+        assert!(!f.bold && f.italic, "medium is not bold; the style says italic");
+        assert_eq!(face_of(None, None, false), FontFace::default());
+        assert_eq!(face_of(Some(""), None, false).name, None);
+    }
 
     #[test]
     fn symbol_font_codes_read_as_pdftotext_reads_them_and_other_private_use_stays_garbage() {
