@@ -6,7 +6,7 @@ use super::layout::{Glyph, Graphics};
 use super::{build_page, Extracted, FontFace, Page};
 use std::collections::HashMap;
 use crate::config::IngestSettings;
-use hayro_interpret::font::GlyphRun;
+use hayro_interpret::font::{GlyphRun, OutlineFontData};
 use hayro_interpret::hayro_cmap::BfString;
 use hayro_interpret::kurbo::{Affine, BezPath, PathEl, Point, Rect, Shape, Vec2};
 use hayro_interpret::{
@@ -37,6 +37,10 @@ struct Collector {
     fonts: Vec<FontFace>,
     /// Face index by font program (its content hash) and emboldening.
     face_ids: HashMap<(u128, bool), u16>,
+    /// Face index by the identity of a run's font program (`program_identity`) and emboldening.
+    runs_seen: HashMap<(u128, bool), u16>,
+    /// The last run's, as most runs follow one in the same face.
+    last_run: Option<((u128, bool), u16)>,
     /// The glyphs the last filled run added (`from..to`), so a stroke over them can mark them bold.
     last_fill: (usize, usize),
 }
@@ -49,16 +53,42 @@ impl Collector {
             overflow: false,
             fonts: Vec::new(),
             face_ids: HashMap::new(),
+            runs_seen: HashMap::new(),
+            last_run: None,
             last_fill: (0, 0),
         }
     }
 
     /// The index of the face a run is set in, adding it on first sight.
     fn face(&mut self, run: &GlyphRun<'_, '_>, bold: bool) -> u16 {
-        let data = run.glyphs().first().and_then(|pg| match &**pg {
-            hayro_interpret::font::Glyph::Outline(g) => g.font_data(),
+        let outline = run.glyphs().first().and_then(|pg| match &**pg {
+            hayro_interpret::font::Glyph::Outline(g) => Some(g),
             hayro_interpret::font::Glyph::Type3(_) => None,
         });
+        let Some(g) = outline else { return self.face_for(None, bold) };
+        // Asking the font program for its name and style costs more than reading the run's glyphs,
+        // so runs are first matched by their program's identity, which is cheap to get.
+        let probe = program_identity(g).map(|id| (id, bold));
+        if let (Some(k), Some((last, id))) = (probe, self.last_run) {
+            if k == last {
+                return id;
+            }
+        }
+        let id = match probe.and_then(|k| self.runs_seen.get(&k)) {
+            Some(id) => *id,
+            None => self.face_for(g.font_data(), bold),
+        };
+        if let Some(k) = probe {
+            if self.runs_seen.len() < 4 * MAX_FACES {
+                self.runs_seen.insert(k, id);
+            }
+            self.last_run = Some((k, id));
+        }
+        id
+    }
+
+    /// The index of the face for what a font program says (`None`: nothing), adding it on first sight.
+    fn face_for(&mut self, data: Option<OutlineFontData>, bold: bool) -> u16 {
         let mut key = (data.as_ref().map_or(0, |d| d.cache_key), bold);
         if let Some(&id) = self.face_ids.get(&key) {
             return id;
@@ -84,21 +114,20 @@ impl Collector {
 
     /// A stroke run drawn exactly over the glyphs the last fill run added is the writer's
     /// emboldening (text render mode 2, or the same text shown twice): those glyphs are bold.
-    fn embolden_last_fill(&mut self, run: &GlyphRun<'_, '_>, props: &DrawProps<'_>) -> bool {
+    fn embolden_last_fill(&mut self, run: &GlyphRun<'_, '_>, props: &DrawProps<'_>) {
         let (from, to) = self.last_fill;
-        let Some(added) = self.glyphs.get(from..to) else { return false };
-        let Some(first) = added.first() else { return false };
-        let Some(pg) = run.glyphs().first() else { return false };
+        let (Some(first), Some(pg)) = (self.glyphs.get(from).filter(|_| from < to), run.glyphs().first()) else {
+            return;
+        };
         let o = (props.transform * pg.transform()) * Point::ZERO;
         if (o.x as f32 - first.origin[0]).abs() > 0.01 || (o.y as f32 - first.origin[1]).abs() > 0.01 {
-            return false;
+            return;
         }
         let bold = self.face(run, true);
-        for g in &mut self.glyphs[from..to] {
+        for g in self.glyphs.iter_mut().take(to).skip(from) {
             g.font = bold;
         }
         self.last_fill = (to, to);
-        true
     }
 
     fn rules_from_path(&mut self, path: &BezPath, t: Affine, stroked: bool) {
@@ -167,6 +196,25 @@ impl Collector {
             }
         }
     }
+}
+
+/// A cheap identity of a glyph's font program: the first 128-bit value its identifier feeds a
+/// hasher (hayro-font hashes the program by its content hash, then the glyph). Only a cache key —
+/// the face itself always comes from `font_data` — so if that changes, runs are just matched less.
+fn program_identity(g: &hayro_interpret::font::OutlineGlyph) -> Option<u128> {
+    struct First(Option<u128>);
+    impl std::hash::Hasher for First {
+        fn write(&mut self, _: &[u8]) {}
+        fn write_u128(&mut self, v: u128) {
+            self.0.get_or_insert(v);
+        }
+        fn finish(&self) -> u64 {
+            0
+        }
+    }
+    let mut h = First(None);
+    std::hash::Hash::hash(&g.identifier(), &mut h);
+    h.0
 }
 
 /// A face from what the font program says: its PostScript name without the subset tag, bold from
