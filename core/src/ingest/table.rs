@@ -491,6 +491,9 @@ fn region_x0(rows: &[Row]) -> f32 {
     rows.iter().map(|r| r.line.fx0).fold(f32::MAX, f32::min)
 }
 
+/// Most columns a whitespace table may have (label column included).
+const MAX_COLUMNS: usize = 120;
+
 fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option<Table> {
     // Value columns from the projection of non-first segments of row-like lines.
     // When the table has enough rows with values, only those rows draw the columns: a header
@@ -518,7 +521,9 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     let mut columns = vec![(label_x0, label_x1 - 0.5)];
     columns.extend(cols);
     let n_cols = columns.len();
-    if n_cols < 2 {
+    // More columns than any printed table has is text that happens to line up (or a hostile page
+    // of 200,000 glyphs, where placing every segment in every column would take seconds).
+    if !(2..=MAX_COLUMNS).contains(&n_cols) {
         return None;
     }
 
@@ -984,5 +989,20 @@ mod tests {
             assert!(is_value(s), "{s}");
         }
         assert!(!is_number("Total: 0%"));
+    }
+
+    #[test]
+    fn figures_lined_up_in_more_columns_than_a_table_has_are_not_one() {
+        // Six rows of 300 aligned figures each (a hostile page's shape): no 301-column table.
+        let row = |k: usize| {
+            let label = format!("Item {k}");
+            let mut pieces: Vec<(String, f32, f32)> = vec![(label, 10.0, 40.0)];
+            pieces.extend((0..300).map(|i| ("1.0".to_string(), 60.0 + i as f32 * 10.0, 66.0 + i as f32 * 10.0)));
+            let pieces: Vec<(&str, f32, f32)> = pieces.iter().map(|(t, a, b)| (t.as_str(), *a, *b)).collect();
+            test_line(&pieces, 100.0 + k as f32 * 6.0, 4.0)
+        };
+        let lay = crate::ingest::layout::Layout { lines: (0..6).map(row).collect() };
+        let tables = detect(&lay, &Graphics::default(), 3200.0, 400.0);
+        assert!(tables.iter().all(|t| t.cells.iter().all(|c| c.col < MAX_COLUMNS)), "{} tables", tables.len());
     }
 }
