@@ -33,6 +33,7 @@ const MAX_HEADINGS_PER_PAGE: usize = 4;
 /// Sizes are compared in steps of this many points.
 const SIZE_STEP: f32 = 0.5;
 
+/// A size in steps (saturating: a hostile file's sizes can be anything).
 fn size_key(size: f32) -> i32 {
     (size / SIZE_STEP).round() as i32
 }
@@ -43,7 +44,7 @@ struct Heading {
     page: usize,
     /// Its size step, doubled, plus one for a heading set larger than the text: larger headings
     /// rank above bold ones at their step, and both above any smaller size.
-    level: i32,
+    level: i64,
     title: String,
     /// Top and bottom of its block (points from the top of the page).
     top: f32,
@@ -123,7 +124,7 @@ fn text_style(pages: &[Page]) -> Option<TextStyle> {
     }
     chars
         .into_iter()
-        .max_by_key(|&(k, (n, _))| (n, -k))
+        .max_by_key(|&(k, (n, _))| (n, std::cmp::Reverse(k)))
         .map(|(k, (n, bold))| TextStyle { size: k as f32 * SIZE_STEP, bold: 2 * bold > n })
         .filter(|s| s.size > 0.0)
 }
@@ -138,9 +139,9 @@ fn headings(pages: &[Page], body: TextStyle) -> Vec<Heading> {
             let level_of = |line: &TextLine| {
                 let key = size_key(line.size);
                 if line.size >= HEADING_SIZE_RATIO * body.size {
-                    Some(2 * key + 1)
+                    Some(2 * i64::from(key) + 1)
                 } else if !body.bold && key >= size_key(body.size) && is_bold(p, line) {
-                    Some(2 * key)
+                    Some(2 * i64::from(key))
                 } else {
                     None
                 }
@@ -166,7 +167,7 @@ fn headings(pages: &[Page], body: TextStyle) -> Vec<Heading> {
             }
         }
         // A page crowded with lines of one heading level is a cover, a chart or an infographic.
-        let mut per_level: BTreeMap<i32, usize> = BTreeMap::new();
+        let mut per_level: BTreeMap<i64, usize> = BTreeMap::new();
         for h in &on_page {
             *per_level.entry(h.level).or_default() += 1;
         }
@@ -214,14 +215,14 @@ fn join_line(title: &mut String, line: &str) {
 }
 
 /// Heading levels, highest first, that carry different titles on at least two pages; the two highest.
-fn levels(found: &[Heading]) -> Vec<i32> {
-    let mut pages: BTreeMap<i32, BTreeSet<usize>> = BTreeMap::new();
-    let mut titles: BTreeMap<i32, BTreeSet<&str>> = BTreeMap::new();
+fn levels(found: &[Heading]) -> Vec<i64> {
+    let mut pages: BTreeMap<i64, BTreeSet<usize>> = BTreeMap::new();
+    let mut titles: BTreeMap<i64, BTreeSet<&str>> = BTreeMap::new();
     for h in found {
         pages.entry(h.level).or_default().insert(h.page);
         titles.entry(h.level).or_default().insert(h.title.as_str());
     }
-    let mut sizes: Vec<i32> = pages
+    let mut sizes: Vec<i64> = pages
         .iter()
         .filter(|(k, ps)| ps.len() >= 2 && titles.get(*k).is_some_and(|t| t.len() >= 2))
         .map(|(k, _)| *k)
@@ -390,6 +391,18 @@ mod tests {
         styled(&mut pages, &[BODY, "Output", "Prices and wages"]);
         attach_typeset_headings(&mut pages);
         assert!(pages.iter().all(|p| p.section.is_none()));
+    }
+
+    #[test]
+    fn absurd_type_sizes_from_a_hostile_file_are_headings_like_any_other() {
+        // Sizes past i32's range in half points (a fuzzed file's) once overflowed the level.
+        let mut pages = vec![
+            page(1, &[("Huge", 1e30), (BODY, 10.0), ("Bold at a huge size", 1e30)]),
+            page(2, &[("Larger still", f32::MAX), (BODY, 10.0)]),
+        ];
+        styled(&mut pages, &["Bold at a huge size"]);
+        attach_typeset_headings(&mut pages);
+        assert_eq!(pages[1].section.as_deref(), Some("Larger still"));
     }
 
     #[test]
