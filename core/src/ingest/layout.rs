@@ -394,8 +394,7 @@ pub fn join_words(words: &[Word]) -> String {
 /// A run of words on one line with no wide gap: the unit blocks are built from.
 struct Fragment {
     dir: u8,
-    text: String,
-    /// Its words in runs of one face (`text` is them joined by spaces).
+    /// Its words in runs of one face.
     spans: Vec<Span>,
     fx0: f32,
     fx1: f32,
@@ -404,7 +403,6 @@ struct Fragment {
     size: f32,
 }
 
-/// Consecutive words set in the same face, as spans.
 impl Fragment {
     fn line(self) -> TextLine {
         TextLine {
@@ -415,6 +413,7 @@ impl Fragment {
     }
 }
 
+/// Consecutive words set in the same face, as spans.
 fn spans_of(words: &[&Word]) -> Vec<Span> {
     let mut out: Vec<Span> = vec![];
     for w in words {
@@ -438,18 +437,9 @@ fn fragments(line: &Line) -> Vec<Fragment> {
         if cur.is_empty() {
             return;
         }
-        let spans = spans_of(cur);
-        let mut text = String::new();
-        for sp in &spans {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(&sp.text);
-        }
         out.push(Fragment {
             dir: line.dir,
-            text,
-            spans,
+            spans: spans_of(cur),
             fx0: cur.iter().map(|w| w.fx0).fold(f32::MAX, f32::min),
             fx1: cur.iter().map(|w| w.fx1).fold(f32::MIN, f32::max),
             ftop: cur.iter().map(|w| w.ftop).fold(f32::MAX, f32::min),
@@ -529,7 +519,7 @@ pub fn blocks_with_tables(
             if f.dir == 0 {
                 if let Some(k) = tables.iter().position(|t| inside(&pb, &t.bbox, 1.0)) {
                     let (words, run) = &mut held[k];
-                    let left_out = f.text.split_whitespace().any(|w| {
+                    let left_out = f.spans.iter().flat_map(|s| s.text.split_whitespace()).any(|w| {
                         if let Some(n) = words.get_mut(w).filter(|n| **n > 0) {
                             *n -= 1;
                             return false;
