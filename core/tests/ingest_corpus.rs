@@ -293,6 +293,25 @@ fn lines_keep_the_typeface_they_are_set_in_and_bold_shows() {
 }
 
 #[test]
+fn a_bold_heading_close_under_a_paragraph_starts_the_block_it_heads() {
+    // The auditor's report sets its bold headings as close to the paragraph above as its lines are.
+    let bytes = read(&format!("{FB}AMAZON_2019_10K.pdf"));
+    let ex = ingest::extract(&bytes, "AMAZON_2019_10K.pdf", &IngestSettings::default());
+    let starts: Vec<&str> = ex.pages[34].blocks.iter().filter_map(|b| b.text.lines().next()).collect();
+    for heading in ["Opinion on the Financial Statements", "Adoption of New Accounting Standard", "Basis for Opinion", "Critical Audit Matter"] {
+        assert!(starts.contains(&heading), "{heading:?} does not start a block: {starts:?}");
+    }
+    let basis = ex.pages[34].blocks.iter().find(|b| b.text.starts_with("Basis for Opinion")).map(|b| b.text.as_str());
+    assert!(basis.is_some_and(|t| t.contains("These consolidated financial statements are the responsibility")), "{basis:?}");
+    // A summary of risk factors: the second group's heading is not in the first group's block.
+    let bytes = read(&format!("{FB}MGMRESORTS_2020_10K.pdf"));
+    let ex = ingest::extract(&bytes, "MGMRESORTS_2020_10K.pdf", &IngestSettings::default());
+    let blocks = &ex.pages[15].blocks;
+    assert!(blocks.iter().any(|b| b.text == "Risks Related to Our Business"), "{:?}", blocks.iter().map(|b| &b.text).collect::<Vec<_>>());
+    assert!(!blocks.iter().any(|b| b.text.starts_with("Our substantial indebtedness") && b.text.contains("Risks Related")));
+}
+
+#[test]
 fn truncated_pdf_returns_warning_not_panic() {
     let bytes = read(&format!("{ICDAR}eu-001.pdf"));
     for keep in [0.9, 0.5, 0.2, 0.05] {

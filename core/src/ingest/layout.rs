@@ -10,7 +10,7 @@
 //! horizontal bands that share a column gutter are merged before cutting, so two columns whose
 //! paragraph breaks happen to line up are still read left column first.
 
-use super::{Block, BlockKind, Span, Table, TextLine};
+use super::{Block, BlockKind, FontFace, Span, Table, TextLine};
 use crate::corpus::BBox;
 
 /// One glyph as the reader saw it: its Unicode character, page-space box and reading direction.
@@ -404,6 +404,13 @@ struct Fragment {
 }
 
 impl Fragment {
+    /// Every word set in a bold face (a heading's mark when the text around it is regular).
+    fn bold(&self, fonts: &[FontFace]) -> bool {
+        self.spans
+            .iter()
+            .all(|s| fonts.get(usize::from(s.font)).is_some_and(|f| f.bold))
+    }
+
     fn line(self) -> TextLine {
         TextLine {
             bbox: to_page(self.dir, self.fx0, self.fx1, self.ftop, self.fbot),
@@ -450,7 +457,10 @@ fn fragments(line: &Line) -> Vec<Fragment> {
     };
     for w in &line.words {
         if let Some(p) = cur.last() {
-            if w.fx0 - p.fx1 > gap {
+            // A list bullet is set well apart from its item, often further than a gutter; it
+            // still opens that item rather than standing as a block of its own.
+            let after_bullet = cur.iter().all(|w| is_bullet(&w.text)) && w.fx0 - p.fx1 <= BULLET_GAP_EMS * line.size.max(1.0);
+            if w.fx0 - p.fx1 > gap && !after_bullet {
                 flush(&mut cur, &mut out);
             }
         }
@@ -458,6 +468,18 @@ fn fragments(line: &Line) -> Vec<Fragment> {
     }
     flush(&mut cur, &mut out);
     out
+}
+
+/// How far, in ems, a list bullet may stand from the first word of its item.
+const BULLET_GAP_EMS: f32 = 4.0;
+
+/// A word that is only list-bullet marks (dashes are left out: a dash alone is also "nil" in a
+/// table cell).
+fn is_bullet(word: &str) -> bool {
+    !word.is_empty()
+        && word.chars().all(|c| {
+            matches!(c, '•' | '●' | '▪' | '■' | '◦' | '‣' | '⁃' | '○' | '►' | '▸' | '➢' | '❖' | '◆' | '◇' | '□' | '▫' | '✓' | '✔' | '·')
+        })
 }
 
 struct TextBlock {
@@ -469,6 +491,10 @@ struct TextBlock {
     fbot: f32,
     last_fx0: f32,
     last_fx1: f32,
+    /// Its last line is set wholly in bold.
+    last_bold: bool,
+    /// Its last line ends a sentence.
+    last_ends_sentence: bool,
     size: f32,
 }
 
@@ -485,9 +511,17 @@ const HELD_CHECK_BUDGET: usize = 50_000_000;
 const BLOCK_WINDOW: usize = 512;
 
 /// Blocks in reading order and the page text (blocks separated by blank lines).
+///
+/// A fragment joins the block just above it when the gap is under 0.75 em, the sizes are close and
+/// they overlap across — except that a line set wholly in bold under a regular line that ends a
+/// sentence starts a block of its own: that is a heading set close under the paragraph before it
+/// ("…thereon." / **Basis for Opinion** / "These financial statements…"), and it opens the
+/// paragraph it heads. A bold line under an unfinished one (a total under a row label, a name under
+/// a signature) is not a heading, and stays where it is.
 pub fn blocks_with_tables(
     lay: &Layout,
     tables: &[Table],
+    fonts: &[FontFace],
     graphics: &Graphics,
     width: f32,
     height: f32,
@@ -519,7 +553,9 @@ pub fn blocks_with_tables(
             if f.dir == 0 {
                 if let Some(k) = tables.iter().position(|t| inside(&pb, &t.bbox, 1.0)) {
                     let (words, run) = &mut held[k];
-                    let left_out = f.spans.iter().flat_map(|s| s.text.split_whitespace()).any(|w| {
+                    // A list bullet is a mark, not a word the cells must hold.
+                    let mut unmarked = f.spans.iter().flat_map(|s| s.text.split_whitespace()).filter(|w| !is_bullet(w));
+                    let left_out = unmarked.any(|w| {
                         if let Some(n) = words.get_mut(w).filter(|n| **n > 0) {
                             *n -= 1;
                             return false;
@@ -546,13 +582,19 @@ pub fn blocks_with_tables(
     });
     let mut blocks: Vec<TextBlock> = vec![];
     for f in frags {
+        let bold = f.bold(fonts);
+        let ends_sentence = f
+            .spans
+            .last()
+            .and_then(|s| s.text.trim_end().chars().last())
+            .is_some_and(|c| matches!(c, '.' | ':' | ';' | '?' | '!'));
         let mut best: Option<(usize, f32)> = None;
         // Fragments come top to bottom, so a fragment joins one of the latest blocks; looking at
         // the last `BLOCK_WINDOW` only keeps a page of 100,000 one-line blocks (a hostile content
         // stream) from costing 10¹⁰ comparisons. Real pages have far fewer blocks than the window.
         let from = blocks.len().saturating_sub(BLOCK_WINDOW);
         for (i, b) in blocks.iter().enumerate().skip(from) {
-            if b.dir != f.dir {
+            if b.dir != f.dir || (bold && !b.last_bold && b.last_ends_sentence) {
                 continue;
             }
             let vgap = f.ftop - b.fbot;
@@ -581,6 +623,8 @@ pub fn blocks_with_tables(
                 b.fbot = b.fbot.max(f.fbot);
                 b.last_fx0 = f.fx0;
                 b.last_fx1 = f.fx1;
+                b.last_bold = bold;
+                b.last_ends_sentence = ends_sentence;
                 b.lines.push(f.line());
             }
             None => blocks.push(TextBlock {
@@ -591,6 +635,8 @@ pub fn blocks_with_tables(
                 fbot: f.fbot,
                 last_fx0: f.fx0,
                 last_fx1: f.fx1,
+                last_bold: bold,
+                last_ends_sentence: ends_sentence,
                 size: f.size,
                 lines: vec![f.line()],
             }),
@@ -884,7 +930,7 @@ mod tests {
             header_rows: 1,
             ruled: false,
         };
-        let (blocks, text) = blocks_with_tables(&lay, &[table], &Graphics::default(), 600.0, 800.0, &crate::config::IngestSettings::default());
+        let (blocks, text) = blocks_with_tables(&lay, &[table], &[], &Graphics::default(), 600.0, 800.0, &crate::config::IngestSettings::default());
         let prose: Vec<&str> = blocks.iter().filter(|b| b.kind == BlockKind::Text).map(|b| b.text.as_str()).collect();
         assert_eq!(prose, vec!["Selected metrics for each LOB"], "only the line the cells left out is prose");
         assert_eq!(text.matches("October").count(), 1, "{text}");
@@ -905,6 +951,60 @@ mod tests {
         let mut g = set("Total", 40.0, 100.0, 9.0);
         g.extend(set("note", 40.0 + 22.5 + 4.0, 96.6, 5.5));
         assert_eq!(line_texts(g).len(), 2);
+    }
+
+    /// `set` in face `font`.
+    fn set_in(text: &str, x: f32, baseline: f32, size: f32, font: u16) -> Vec<Glyph> {
+        set(text, x, baseline, size).into_iter().map(|g| Glyph { font, ..g }).collect()
+    }
+
+    fn block_texts(g: Vec<Glyph>) -> Vec<String> {
+        let fonts = [
+            FontFace { name: Some("Body".into()), bold: false, italic: false },
+            FontFace { name: Some("Body-Bold".into()), bold: true, italic: false },
+        ];
+        let lay = lay_out(g, 600.0, 800.0);
+        let (blocks, _) = blocks_with_tables(&lay, &[], &fonts, &Graphics::default(), 600.0, 800.0, &crate::config::IngestSettings::default());
+        blocks.iter().map(|b| b.text.clone()).collect()
+    }
+
+    #[test]
+    fn a_bold_heading_set_close_under_a_finished_paragraph_opens_the_next_one() {
+        // 9 pt lines 11 pt apart: the heading is no further from the paragraph above than its lines.
+        let mut g = set_in("expressed an unqualified opinion thereon.", 40.0, 100.0, 9.0, 0);
+        g.extend(set_in("Basis for Opinion", 40.0, 111.0, 9.0, 1));
+        g.extend(set_in("These statements are the responsibility", 40.0, 122.0, 9.0, 0));
+        g.extend(set_in("of the Company's management.", 40.0, 133.0, 9.0, 0));
+        assert_eq!(
+            block_texts(g),
+            vec![
+                "expressed an unqualified opinion thereon.".to_string(),
+                "Basis for Opinion\nThese statements are the responsibility\nof the Company's management.".to_string(),
+            ]
+        );
+        // A bold total under a row label that does not end a sentence stays in its block, and so
+        // does a bold line under a bold one.
+        let mut g = set_in("Unbilled receivables", 40.0, 100.0, 9.0, 0);
+        g.extend(set_in("Total 2022", 40.0, 111.0, 9.0, 1));
+        g.extend(set_in("and 2023.", 40.0, 122.0, 9.0, 1));
+        assert_eq!(block_texts(g), vec!["Unbilled receivables\nTotal 2022\nand 2023.".to_string()]);
+    }
+
+    #[test]
+    fn a_list_bullet_set_apart_from_its_item_opens_it() {
+        // The bullet stands 2.4 em before its item (wider than a column gutter), items 2 lines apart.
+        let mut g = set("•", 42.0, 100.0, 9.0);
+        g.extend(set("the decisions of regulatory bodies;", 66.0, 100.0, 9.0));
+        g.extend(set("•", 42.0, 126.0, 9.0));
+        g.extend(set("changes in customer demand.", 66.0, 126.0, 9.0));
+        assert_eq!(
+            block_texts(g),
+            vec!["• the decisions of regulatory bodies;".to_string(), "• changes in customer demand.".to_string()]
+        );
+        // A dash alone is a nil in a table as often as a bullet: it keeps its distance.
+        let mut g = set("–", 42.0, 100.0, 9.0);
+        g.extend(set("1,234", 66.0, 100.0, 9.0));
+        assert_eq!(block_texts(g).len(), 2);
     }
 
     #[test]

@@ -38,8 +38,9 @@ pub mod vision;
 /// read again when it is dropped again (instead of "already in library"), so improvements reach
 /// files read before them. 2: sections from a filing's Item headings and back matter. 3: footnote
 /// marks read with their word (tables no longer cut by them); sections from type size. 4: lines
-/// keep their typeface; bold headings at the text's size are sections too.
-pub const READER_VERSION: u32 = 4;
+/// keep their typeface; bold headings at the text's size are sections too. 5: a bold heading set
+/// close under a paragraph starts the block it heads; a list bullet opens its item.
+pub const READER_VERSION: u32 = 5;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
@@ -408,7 +409,7 @@ pub fn build_page(
     let lay = layout::lay_out(glyphs, width, height);
     let tables = table::detect(&lay, graphics, width, height);
     let (blocks, text) =
-        layout::blocks_with_tables(&lay, &tables, graphics, width, height, settings);
+        layout::blocks_with_tables(&lay, &tables, &fonts, graphics, width, height, settings);
     let route = vision::route_page(
         &vision::PageFacts {
             has_text: !text.trim().is_empty(),
