@@ -312,6 +312,27 @@ fn a_bold_heading_close_under_a_paragraph_starts_the_block_it_heads() {
 }
 
 #[test]
+fn right_to_left_lines_read_in_logical_order_with_their_numbers_and_brackets() {
+    // tests/fixtures/rtl-report.py: Hebrew and Arabic lines set in visual order by an independent
+    // bidi implementation; the .txt is each line in logical order.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
+    let bytes = read(&format!("{dir}rtl-report.pdf"));
+    let ex = ingest::extract(&bytes, "rtl-report.pdf", &IngestSettings::default());
+    let want = String::from_utf8(read(&format!("{dir}rtl-report.txt"))).expect("UTF-8");
+    let got: Vec<&str> = ex.pages[0].text.lines().filter(|l| !l.is_empty()).collect();
+    let want: Vec<&str> = want.lines().collect();
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g, w);
+    }
+    // Spans read in the same order as the text.
+    for b in &ex.pages[0].blocks {
+        let spans: Vec<String> = b.lines.iter().map(|l| l.spans.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(" ")).collect();
+        assert_eq!(spans.join("\n"), b.text);
+    }
+}
+
+#[test]
 fn truncated_pdf_returns_warning_not_panic() {
     let bytes = read(&format!("{ICDAR}eu-001.pdf"));
     for keep in [0.9, 0.5, 0.2, 0.05] {

@@ -15,6 +15,11 @@ const PROTECTED: [&str; 21] = [
 /// §4.5: split after `.`, `!`, `?` + whitespace when the next character is an uppercase ASCII letter,
 /// a digit or a quote; re-join pieces whose last token is a protected abbreviation. Whitespace inside
 /// a sentence is collapsed to single spaces (page text carries line breaks).
+///
+/// Beyond the reference, which knew only English: a capital of any alphabet (Cyrillic, Greek,
+/// accented Latin) starts a sentence too, and so does a letter of a script without capitals
+/// (Hebrew, Arabic), after the Arabic question mark and full stop as well — otherwise a Hebrew or
+/// Arabic report's page was one sentence, and a chunk.
 pub fn split_sentences(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut pieces: Vec<String> = vec![];
@@ -23,13 +28,13 @@ pub fn split_sentences(text: &str) -> Vec<String> {
     while i < chars.len() {
         let c = chars[i];
         cur.push(c);
-        if matches!(c, '.' | '!' | '?') && i + 1 < chars.len() && chars[i + 1].is_whitespace() {
+        if matches!(c, '.' | '!' | '?' | '\u{061F}' | '\u{06D4}') && i + 1 < chars.len() && chars[i + 1].is_whitespace() {
             let mut j = i + 1;
             while j < chars.len() && chars[j].is_whitespace() {
                 j += 1;
             }
             if let Some(&n) = chars.get(j) {
-                if n.is_ascii_uppercase() || n.is_ascii_digit() || matches!(n, '"' | '\'' | '“') {
+                if n.is_uppercase() || caseless_letter(n) || n.is_ascii_digit() || matches!(n, '"' | '\'' | '“') {
                     pieces.push(std::mem::take(&mut cur));
                     i = j;
                     continue;
@@ -63,6 +68,13 @@ pub fn split_sentences(text: &str) -> Vec<String> {
         out.push(acc);
     }
     out
+}
+
+/// A letter of a script without capitals, so any of its words may start a sentence: Hebrew,
+/// Arabic (with Syriac and Thaana), CJK, Thai.
+fn caseless_letter(c: char) -> bool {
+    c.is_alphabetic()
+        && matches!(c as u32, 0x0590..=0x08FF | 0x0E00..=0x0E7F | 0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7AF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF)
 }
 
 /// §4.5 chunk assembly: running length counts each sentence as len + 1; before adding a sentence,
@@ -126,6 +138,15 @@ mod tests {
                 "\"Good\" said he? yes."
             ]
         );
+    }
+
+    #[test]
+    fn sentences_of_other_alphabets_and_caseless_scripts_split_too() {
+        assert_eq!(split_sentences("Выручка выросла. Прибыль упала."), vec!["Выручка выросла.", "Прибыль упала."]);
+        assert_eq!(split_sentences("הרווח גדל. ההכנסות ירדו."), vec!["הרווח גדל.", "ההכנסות ירדו."]);
+        assert_eq!(split_sentences("هل ارتفع الربح؟ نعم ارتفع."), vec!["هل ارتفع الربح؟", "نعم ارتفع."]);
+        // Still not before a lower-case word.
+        assert_eq!(split_sentences("Prix env. élevé."), vec!["Prix env. élevé."]);
     }
 
     #[test]
