@@ -402,8 +402,8 @@ pub fn join_words(words: &[Word]) -> String {
 // bidirectional algorithm (UAX #9) for what a report holds: right-to-left words with numbers,
 // percentages, Latin names and brackets among them. The inversion is not unique (visual
 // "Tel Aviv 35" may be logical "35 Tel Aviv"); where it is not, it takes UAX #9's reading of the
-// usual case (a number after a Latin word belongs to it). Blocks and columns are still ordered
-// left to right (a right-to-left page's columns are not).
+// usual case (a number after a Latin word belongs to it). A page set mostly right to left orders
+// its blocks from the right too (`blocks_with_tables`).
 
 /// A strong right-to-left letter (bidi classes R and AL): Hebrew, Arabic, Syriac, Thaana, N'Ko
 /// and their presentation forms; Arabic-Indic digits are numbers, not letters.
@@ -884,7 +884,24 @@ pub fn blocks_with_tables(
             });
         }
     }
-    let boxes: Vec<BBox> = all.iter().map(|b| b.bbox).collect();
+    // A page set mostly right to left is read from its right: its columns, and the blocks across
+    // a band, come right to left (the boxes are mirrored for the cut, not in the output).
+    let rtl_page = {
+        let (mut rtl, mut ltr) = (0usize, 0usize);
+        for c in all.iter().filter(|b| !b.text.is_ascii()).flat_map(|b| b.text.chars()) {
+            if is_rtl(c) {
+                rtl += 1;
+            } else if c.is_alphabetic() && !is_mark(c) {
+                ltr += 1;
+            }
+        }
+        ltr += all.iter().filter(|b| b.text.is_ascii()).map(|b| b.text.bytes().filter(u8::is_ascii_alphabetic).count()).sum::<usize>();
+        rtl > ltr
+    };
+    let boxes: Vec<BBox> = all
+        .iter()
+        .map(|b| if rtl_page { [width - b.bbox[2], b.bbox[1], width - b.bbox[0], b.bbox[3]] } else { b.bbox })
+        .collect();
     let order = reading_order(&boxes);
     let mut ordered = Vec::with_capacity(all.len());
     let mut slots: Vec<Option<Block>> = all.into_iter().map(Some).collect();
@@ -1240,6 +1257,18 @@ mod tests {
         assert_eq!(read_back(&["Net", "income", "(1,234)"]), "Net income (1,234)");
         // A letter keeps its vowel points after it.
         assert_eq!(logical_word("\u{5DD}\u{5D5}\u{5B9}\u{5DC}\u{5B8}\u{5E9}\u{5C1}", false), "\u{5E9}\u{5C1}\u{5DC}\u{5B8}\u{5D5}\u{5B9}\u{5DD}");
+    }
+
+    #[test]
+    fn a_right_to_left_page_reads_its_right_column_first() {
+        // Two columns of Hebrew (each line already in visual order, as a page draws it).
+        let mut g = set("ןושאר רוט", 320.0, 100.0, 9.0);
+        g.extend(set("ינש רוט", 60.0, 100.0, 9.0));
+        assert_eq!(block_texts(g), vec!["טור ראשון".to_string(), "טור שני".to_string()]);
+        // The same columns in English read left first.
+        let mut g = set("first column", 60.0, 100.0, 9.0);
+        g.extend(set("second column", 320.0, 100.0, 9.0));
+        assert_eq!(block_texts(g), vec!["first column".to_string(), "second column".to_string()]);
     }
 
     #[test]

@@ -39,7 +39,8 @@ pub mod vision;
 /// files read before them. 2: sections from a filing's Item headings and back matter. 3: footnote
 /// marks read with their word (tables no longer cut by them); sections from type size. 4: lines
 /// keep their typeface; bold headings at the text's size are sections too. 5: a bold heading set
-/// close under a paragraph starts the block it heads; a list bullet opens its item.
+/// close under a paragraph starts the block it heads; a list bullet opens its item; right-to-left
+/// text reads in logical order.
 pub const READER_VERSION: u32 = 5;
 
 use crate::corpus::BBox;
@@ -384,6 +385,10 @@ pub fn build_page(
     graphics: &layout::Graphics,
     settings: &crate::config::IngestSettings,
 ) -> Page {
+    // Text set wholly off the page is never seen (a viewer shows the page box only), so it is not
+    // the page's text either: pdftotext leaves it out too.
+    let mut glyphs = glyphs;
+    glyphs.retain(|g| g.bbox[2] > -1.0 && g.bbox[0] < width + 1.0 && g.bbox[3] > -1.0 && g.bbox[1] < height + 1.0);
     let garbled = glyphs.iter().filter(|g| g.garbled).count();
     let visible = glyphs
         .iter()
@@ -474,5 +479,15 @@ mod tests {
         assert!(p.text.contains('N') && p.text.contains('o'), "{:?}", p.text);
         assert_eq!(p.signals.garbled_glyphs, 1);
         assert!((p.signals.garbled_share - 1.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn text_set_off_the_page_is_not_its_text() {
+        // "In" on the page, "Out" beyond its right edge, "Up" above its top (a writer's hidden
+        // label: ImageMagick sets "Background" above a 4-point page).
+        let mut glyphs = vec![glyph('I', 10.0), glyph('n', 16.0), glyph('O', 210.0), glyph('u', 216.0), glyph('t', 222.0)];
+        glyphs.extend([glyph('U', 60.0), glyph('p', 66.0)].map(|g| Glyph { bbox: [g.bbox[0], -40.0, g.bbox[2], -30.0], origin: [g.origin[0], -32.0], ..g }));
+        let p = build_page(1, 200.0, 200.0, glyphs, vec![FontFace::default()], &layout::Graphics::default(), &crate::config::IngestSettings::default());
+        assert_eq!(p.text, "In");
     }
 }
