@@ -384,11 +384,16 @@ fn expand_ligatures(s: &str) -> String {
 /// Words in reading order, separated by spaces (a right-to-left run read right to left).
 pub fn join_words(words: &[Word]) -> String {
     let mut s = String::new();
-    for i in logical_order(words.len(), |i| &words[i].text) {
+    let mut push = |w: &Word| {
         if !s.is_empty() {
             s.push(' ');
         }
-        s.push_str(&words[i].text);
+        s.push_str(&w.text);
+    };
+    if words.iter().any(|w| has_rtl(&w.text)) {
+        logical_order(words.len(), |i| &words[i].text).into_iter().for_each(|i| push(&words[i]));
+    } else {
+        words.iter().for_each(push);
     }
     s
 }
@@ -411,6 +416,11 @@ fn is_rtl(c: char) -> bool {
     matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
         && !is_digit(c)
         && !is_mark(c)
+}
+
+/// Text with a right-to-left letter in it (checked byte-wise first: most text is ASCII).
+fn has_rtl(t: &str) -> bool {
+    !t.is_ascii() && t.chars().any(is_rtl)
 }
 
 /// An Arabic letter (bidi class AL): after one, a number's `%` is not part of the number (UAX #9
@@ -497,10 +507,13 @@ enum Dir {
     Neutral,
 }
 
-/// Right-to-left runs of a line's words (left to right on the page): `[from, to)` and whether it
-/// reads right to left, and whether the line as a whole does (more right-to-left letters than
-/// left-to-right ones). `None` for a line without right-to-left letters.
-fn bidi_runs<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Option<(Vec<(usize, usize, bool)>, bool)> {
+/// Words `[from, to)` of a line read in one direction; `true` when right to left.
+type Run = (usize, usize, bool);
+
+/// The directional runs of a line's words (left to right on the page), and whether the line as a
+/// whole reads right to left (more right-to-left letters than left-to-right ones). `None` for a
+/// line without right-to-left letters.
+fn bidi_runs<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Option<(Vec<Run>, bool)> {
     let mut rtl_letters = 0usize;
     let mut ltr_letters = 0usize;
     let dirs: Vec<Dir> = (0..n)
@@ -532,7 +545,7 @@ fn bidi_runs<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Option<(Vec<(usiz
         Dir::Ltr => Dir::Rtl,
         Dir::Neutral => Dir::Neutral,
     };
-    let mut runs: Vec<(usize, usize, bool)> = vec![];
+    let mut runs: Vec<Run> = vec![];
     let mut i = 0;
     while i < n {
         let dir = dirs[i];
@@ -559,7 +572,7 @@ fn bidi_runs<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Option<(Vec<(usiz
 /// sign among right-to-left words, and on a mostly right-to-left line any neutral word outside a
 /// Latin run.
 fn bidi_line(words: &mut [Word]) {
-    if words.iter().all(|w| w.text.is_ascii()) {
+    if !words.iter().any(|w| has_rtl(&w.text)) {
         return;
     }
     let Some((runs, rtl_line)) = bidi_runs(words.len(), |i| &words[i].text) else {
@@ -581,6 +594,9 @@ fn bidi_line(words: &mut [Word]) {
 /// mostly right-to-left line the runs themselves are too, a Latin run (and the numbers in it)
 /// staying left to right inside.
 pub(crate) fn logical_order<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Vec<usize> {
+    if !(0..n).any(|i| has_rtl(text(i))) {
+        return (0..n).collect();
+    }
     let Some((mut runs, rtl_line)) = bidi_runs(n, text) else {
         return (0..n).collect();
     };
@@ -630,7 +646,12 @@ impl Fragment {
 /// Consecutive words set in the same face, as spans, in reading order.
 fn spans_of(words: &[&Word]) -> Vec<Span> {
     let mut out: Vec<Span> = vec![];
-    for w in logical_order(words.len(), |i| &words[i].text).into_iter().map(|i| words[i]) {
+    let order: Vec<usize> = if words.iter().any(|w| has_rtl(&w.text)) {
+        logical_order(words.len(), |i| &words[i].text)
+    } else {
+        (0..words.len()).collect()
+    };
+    for w in order.into_iter().map(|i| words[i]) {
         match out.last_mut() {
             Some(sp) if sp.font == w.font => {
                 sp.text.push(' ');
