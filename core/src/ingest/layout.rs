@@ -390,10 +390,9 @@ pub fn join_words(words: &[Word]) -> String {
         }
         s.push_str(&w.text);
     };
-    if words.iter().any(|w| has_rtl(&w.text)) {
-        logical_order(words.len(), |i| &words[i].text).into_iter().for_each(|i| push(&words[i]));
-    } else {
-        words.iter().for_each(push);
+    match logical_order(words.len(), |i| &words[i].text) {
+        Some(order) => order.into_iter().for_each(|i| push(&words[i])),
+        None => words.iter().for_each(push),
     }
     s
 }
@@ -421,6 +420,22 @@ fn is_rtl(c: char) -> bool {
 /// Text with a right-to-left letter in it (checked byte-wise first: most text is ASCII).
 fn has_rtl(t: &str) -> bool {
     !t.is_ascii() && t.chars().any(is_rtl)
+}
+
+/// Right-to-left and left-to-right letters in `t` (ASCII text counted byte-wise).
+fn letters(t: &str) -> (usize, usize) {
+    if t.is_ascii() {
+        return (0, t.bytes().filter(u8::is_ascii_alphabetic).count());
+    }
+    t.chars().fold((0, 0), |(r, l), c| {
+        if is_rtl(c) {
+            (r + 1, l)
+        } else if c.is_alphabetic() && !is_mark(c) {
+            (r, l + 1)
+        } else {
+            (r, l)
+        }
+    })
 }
 
 /// An Arabic letter (bidi class AL): after one, a number's `%` is not part of the number (UAX #9
@@ -518,14 +533,7 @@ fn bidi_runs<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Option<(Vec<Run>,
     let mut ltr_letters = 0usize;
     let dirs: Vec<Dir> = (0..n)
         .map(|i| {
-            let t = text(i);
-            if t.is_ascii() {
-                let letters = t.bytes().filter(u8::is_ascii_alphabetic).count();
-                ltr_letters += letters;
-                return if letters > 0 { Dir::Ltr } else { Dir::Neutral };
-            }
-            let r = t.chars().filter(|&c| is_rtl(c)).count();
-            let l = t.chars().filter(|&c| c.is_alphabetic() && !is_rtl(c) && !is_mark(c)).count();
+            let (r, l) = letters(text(i));
             rtl_letters += r;
             ltr_letters += l;
             if r > 0 {
@@ -592,14 +600,13 @@ fn bidi_line(words: &mut [Word]) {
 /// Indices of `n` words (left to right on the page, each in logical order already) in reading
 /// order: a right-to-left run, with any numbers between its words, is read right to left; on a
 /// mostly right-to-left line the runs themselves are too, a Latin run (and the numbers in it)
-/// staying left to right inside.
-pub(crate) fn logical_order<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Vec<usize> {
+/// staying left to right inside. `None` when there is no right-to-left letter: the words read as
+/// they stand.
+fn logical_order<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Option<Vec<usize>> {
     if !(0..n).any(|i| has_rtl(text(i))) {
-        return (0..n).collect();
+        return None;
     }
-    let Some((mut runs, rtl_line)) = bidi_runs(n, text) else {
-        return (0..n).collect();
-    };
+    let (mut runs, rtl_line) = bidi_runs(n, text)?;
     if rtl_line {
         runs.reverse();
     }
@@ -611,7 +618,7 @@ pub(crate) fn logical_order<'a>(n: usize, text: impl Fn(usize) -> &'a str) -> Ve
             out.extend(from..to);
         }
     }
-    out
+    Some(out)
 }
 
 /// A run of words on one line with no wide gap: the unit blocks are built from.
@@ -646,11 +653,7 @@ impl Fragment {
 /// Consecutive words set in the same face, as spans, in reading order.
 fn spans_of(words: &[&Word]) -> Vec<Span> {
     let mut out: Vec<Span> = vec![];
-    let order: Vec<usize> = if words.iter().any(|w| has_rtl(&w.text)) {
-        logical_order(words.len(), |i| &words[i].text)
-    } else {
-        (0..words.len()).collect()
-    };
+    let order = logical_order(words.len(), |i| &words[i].text).unwrap_or_else(|| (0..words.len()).collect());
     for w in order.into_iter().map(|i| words[i]) {
         match out.last_mut() {
             Some(sp) if sp.font == w.font => {
@@ -687,8 +690,9 @@ fn fragments(line: &Line) -> Vec<Fragment> {
         if let Some(p) = cur.last() {
             // A list bullet is set well apart from its item, often further than a gutter; it
             // still opens that item rather than standing as a block of its own.
-            let after_bullet = cur.iter().all(|w| is_bullet(&w.text)) && w.fx0 - p.fx1 <= BULLET_GAP_EMS * line.size.max(1.0);
-            if w.fx0 - p.fx1 > gap && !after_bullet {
+            let space = w.fx0 - p.fx1;
+            let after_bullet = || space <= BULLET_GAP_EMS * line.size.max(1.0) && cur.iter().all(|w| is_bullet(&w.text));
+            if space > gap && !after_bullet() {
                 flush(&mut cur, &mut out);
             }
         }
@@ -908,15 +912,7 @@ pub fn blocks_with_tables(
     // A page set mostly right to left is read from its right: its columns, and the blocks across
     // a band, come right to left (the boxes are mirrored for the cut, not in the output).
     let rtl_page = {
-        let (mut rtl, mut ltr) = (0usize, 0usize);
-        for c in all.iter().filter(|b| !b.text.is_ascii()).flat_map(|b| b.text.chars()) {
-            if is_rtl(c) {
-                rtl += 1;
-            } else if c.is_alphabetic() && !is_mark(c) {
-                ltr += 1;
-            }
-        }
-        ltr += all.iter().filter(|b| b.text.is_ascii()).map(|b| b.text.bytes().filter(u8::is_ascii_alphabetic).count()).sum::<usize>();
+        let (rtl, ltr) = all.iter().map(|b| letters(&b.text)).fold((0, 0), |(r, l), (br, bl)| (r + br, l + bl));
         rtl > ltr
     };
     let boxes: Vec<BBox> = all
