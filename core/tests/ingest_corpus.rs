@@ -333,6 +333,77 @@ fn right_to_left_lines_read_in_logical_order_with_their_numbers_and_brackets() {
 }
 
 #[test]
+fn actual_text_reads_a_figure_whose_font_maps_its_decimal_point_wrongly() {
+    // tests/fixtures/README.md: the bold rows' point maps to " ." in its font's ToUnicode and is
+    // put right by /ActualText; without it "11,062.6" reads "11,062 .6" and splits in two cells.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
+    let bytes = read(&format!("{dir}census-arrests-2009.pdf"));
+    let ex = ingest::extract(&bytes, "census-arrests-2009.pdf", &IngestSettings::default());
+    let p = &ex.pages[0];
+    let total = p.text.lines().find(|l| l.starts_with("Total . .")).unwrap_or_else(|| panic!("{}", p.text));
+    assert!(total.contains("11,062.6  1,540.0  9,522.6"), "{total}");
+    assert!(!p.text.contains(" .6") && !p.text.contains(" .9"), "{}", p.text);
+    let rows: Vec<Vec<String>> = p.tables.iter().flat_map(|t| t.grid()).collect();
+    let violent = rows.iter().find(|r| r.first().is_some_and(|c| c.starts_with("Violent crime"))).unwrap_or_else(|| panic!("{rows:#?}"));
+    assert_eq!(violent[1..].iter().filter(|c| !c.is_empty()).collect::<Vec<_>>(), ["467.9", "69.1", "398.8", "380.2", "56.5", "323.7", "87.7", "12.6", "75.2"]);
+}
+
+#[test]
+fn small_capitals_read_as_the_capitals_their_actual_text_gives() {
+    // eu-016 sets its running head and sentence-initial capitals in small caps whose glyphs map to
+    // lower case; /ActualText carries the capitals.
+    let bytes = read(&format!("{ICDAR}eu-016.pdf"));
+    let ex = ingest::extract(&bytes, "eu-016.pdf", &IngestSettings::default());
+    let t: String = ex.pages.iter().take(2).map(|p| p.text.as_str()).collect();
+    assert!(t.contains("INFORMATION ON SPECIFIC ZOONOSES"), "{t}");
+    assert!(t.contains("2006. Out of") && t.contains("Hungary, Ireland, Italy"), "{t}");
+}
+
+/// One page of Helvetica text from `content`, with `/Properties` resources `props` (objects: 1
+/// catalog, 2 pages, 3 page, 4 content, 5 font).
+fn one_page_pdf(content: &[u8], props: &str) -> Vec<u8> {
+    let objs: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /Properties << {props} >> >> /Contents 4 0 R >>").into_bytes(),
+        [format!("<< /Length {} >>\nstream\n", content.len()).as_bytes(), content, b"\nendstream"].concat(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_vec(),
+    ];
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = vec![];
+    for (k, o) in objs.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", k + 1).as_bytes());
+        out.extend_from_slice(o);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objs.len() + 1).as_bytes());
+    out
+}
+
+#[test]
+fn actual_text_stands_for_the_glyphs_it_marks_the_outermost_one_winning() {
+    // ISO 32000-1 §14.9.4, each line one case: an inline property list; an empty text (the glyph
+    // drawn is not text); a UTF-16 text named in the page's /Properties; a nested ActualText inside an
+    // outer one; a marked sequence without ActualText, which changes nothing, then a control
+    // character (eu-016 puts BEL over a space), which is no text either.
+    let content = b"BT /F1 12 Tf 72 720 Td (Net ) Tj /Span << /ActualText (income) >> BDC (inc) Tj EMC ET
+BT /F1 12 Tf 72 700 Td (Revenue) Tj /Span << /ActualText () >> BDC (*) Tj EMC ET
+BT /F1 12 Tf 72 680 Td (Fiscal ) Tj /Span /MC0 BDC (fi) Tj EMC (scal) Tj ET
+BT /F1 12 Tf 72 660 Td /Span << /ActualText (Total) >> BDC (T) Tj /Span << /ActualText (x) >> BDC (OT) Tj EMC (AL) Tj EMC ET
+BT /F1 12 Tf 72 640 Td /P << /MCID 3 >> BDC (Plain) Tj EMC /Span << /ActualText <FEFF0007> >> BDC (!) Tj EMC ET";
+    let bytes = one_page_pdf(content, "/MC0 << /ActualText <FEFF00460049> >>");
+    let ex = ingest::extract(&bytes, "marked.pdf", &IngestSettings::default());
+    let lines: Vec<&str> = ex.pages[0].text.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines, ["Net income", "Revenue", "Fiscal FIscal", "Total", "Plain"]);
+}
+
+#[test]
 fn truncated_pdf_returns_warning_not_panic() {
     let bytes = read(&format!("{ICDAR}eu-001.pdf"));
     for keep in [0.9, 0.5, 0.2, 0.05] {

@@ -40,8 +40,8 @@ pub mod vision;
 /// marks read with their word (tables no longer cut by them); sections from type size. 4: lines
 /// keep their typeface; bold headings at the text's size are sections too. 5: a bold heading set
 /// close under a paragraph starts the block it heads; a list bullet opens its item; right-to-left
-/// text reads in logical order.
-pub const READER_VERSION: u32 = 5;
+/// text reads in logical order. 6: marked content's `/ActualText` stands for the glyphs it marks.
+pub const READER_VERSION: u32 = 6;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};

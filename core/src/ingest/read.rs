@@ -14,6 +14,7 @@ use hayro_interpret::{
     InterpreterCache, InterpreterSettings, SoftMask, TransformExt,
 };
 use hayro_syntax::content::TypedIter;
+use hayro_syntax::object::{Dict, String as PdfString};
 use hayro_syntax::Pdf;
 use super::budget::Plan;
 
@@ -29,6 +30,9 @@ const MAX_PATHS_KEPT: usize = 20_000;
 /// run a new font).
 const MAX_FACES: usize = 1024;
 
+/// Nested marked-content sequences tracked for `/ActualText`; deeper ones are counted, not kept.
+const MAX_MARKED_DEPTH: usize = 256;
+
 struct Collector {
     glyphs: Vec<Glyph>,
     g: Graphics,
@@ -43,6 +47,11 @@ struct Collector {
     last_run: Option<((u128, bool), u16)>,
     /// The glyphs the last filled run added (`from..to`), so a stroke over them can mark them bold.
     last_fill: (usize, usize),
+    /// Marked-content sequences open on the page, innermost last: for one carrying an
+    /// `/ActualText` that no enclosing sequence carries, the glyph it starts at and that text.
+    marked: Vec<Option<(usize, String)>>,
+    /// Sequences opened past `MAX_MARKED_DEPTH`, which are not tracked.
+    marked_past_cap: usize,
 }
 
 impl Collector {
@@ -56,7 +65,34 @@ impl Collector {
             runs_seen: HashMap::new(),
             last_run: None,
             last_fill: (0, 0),
+            marked: Vec::new(),
+            marked_past_cap: 0,
         }
+    }
+
+    /// ISO 32000-1 §14.9.4: the glyphs a marked-content sequence with `/ActualText` drew read as
+    /// that text, not as what their fonts map them to. Writers use it where a font's own mapping
+    /// is wrong or partial (a ToUnicode giving `.` as ` .`, so `11,062.6` would read `11,062 .6`),
+    /// and for ligatures, hyphens and decorative glyphs. The text takes the drawn glyphs' box,
+    /// split evenly between its characters; an empty text removes them. A sequence that drew
+    /// nothing has no place on the page and is left out.
+    fn apply_actual_text(&mut self, from: usize, text: &str) {
+        let Some(first) = self.glyphs.get(from).cloned() else { return };
+        let drawn = &self.glyphs[from..];
+        let mut b = first.bbox;
+        for g in drawn.iter().filter(|g| g.dir == first.dir) {
+            b = [b[0].min(g.bbox[0]), b[1].min(g.bbox[1]), b[2].max(g.bbox[2]), b[3].max(g.bbox[3])];
+        }
+        self.glyphs.truncate(from);
+        let room = MAX_GLYPHS.saturating_sub(from);
+        // Control characters are no text (writers put BEL over a space); pdftotext drops them too.
+        let chars: Vec<char> = text.chars().filter(|&c| !c.is_control() || c.is_whitespace()).take(room).collect();
+        let n = chars.len();
+        for (k, c) in chars.into_iter().enumerate() {
+            let c = fold_symbol_font_code(c);
+            self.glyphs.push(Glyph { c, bbox: share_of_box(b, first.dir, n, k), garbled: is_garbage(c), ..first });
+        }
+        self.last_fill = (self.glyphs.len(), self.glyphs.len());
     }
 
     /// The index of the face a run is set in, adding it on first sight.
@@ -233,6 +269,23 @@ fn face_of(postscript_name: Option<&str>, weight: Option<u32>, italic: bool) -> 
     }
 }
 
+/// The `k`-th of `n` equal parts of a glyph box `b`, along the reading direction `dir`.
+fn share_of_box(b: [f32; 4], dir: u8, n: usize, k: usize) -> [f32; 4] {
+    let (n, k) = (n.max(1) as f32, k as f32);
+    match dir {
+        0 | 2 => {
+            let w = (b[2] - b[0]) / n;
+            let x0 = if dir == 0 { b[0] + w * k } else { b[2] - w * (k + 1.0) };
+            [x0, b[1], x0 + w, b[3]]
+        }
+        _ => {
+            let h = (b[3] - b[1]) / n;
+            let y0 = if dir == 1 { b[1] + h * k } else { b[3] - h * (k + 1.0) };
+            [b[0], y0, b[2], y0 + h]
+        }
+    }
+}
+
 fn glyph_dir(ex: Vec2) -> u8 {
     if ex.x.abs() >= ex.y.abs() {
         if ex.x >= 0.0 {
@@ -362,32 +415,10 @@ impl<'a> Device<'a> for Collector {
             match pg.as_unicode() {
                 Some(BfString::Char(c)) => push(c, b),
                 Some(BfString::String(s)) => {
-                    let n = s.chars().count().max(1) as f32;
-                    // Split the box evenly between the characters of a multi-character mapping
-                    // (ligatures), along the reading direction.
+                    // A multi-character mapping (ligatures) splits the box between its characters.
+                    let n = s.chars().count();
                     for (k, c) in s.chars().enumerate() {
-                        let k = k as f32;
-                        let bb = match dir {
-                            0 | 2 => {
-                                let w = (b[2] - b[0]) / n;
-                                let x0 = if dir == 0 {
-                                    b[0] + w * k
-                                } else {
-                                    b[2] - w * (k + 1.0)
-                                };
-                                [x0, b[1], x0 + w, b[3]]
-                            }
-                            _ => {
-                                let h = (b[3] - b[1]) / n;
-                                let y0 = if dir == 1 {
-                                    b[1] + h * k
-                                } else {
-                                    b[3] - h * (k + 1.0)
-                                };
-                                [b[0], y0, b[2], y0 + h]
-                            }
-                        };
-                        push(c, bb);
+                        push(c, share_of_box(b, dir, n, k));
                     }
                 }
                 None => push('\u{FFFD}', b),
@@ -406,6 +437,28 @@ impl<'a> Device<'a> for Collector {
     }
     fn pop_clip(&mut self) {}
     fn pop_transparency_group(&mut self) {}
+    fn begin_marked_content(&mut self, _tag: &[u8], properties: Option<&Dict<'_>>) {
+        if self.marked.len() >= MAX_MARKED_DEPTH {
+            self.marked_past_cap += 1;
+            return;
+        }
+        // Only the outermost ActualText counts: it already stands for everything inside it.
+        let outer = self.marked.iter().any(Option::is_some);
+        let actual = properties
+            .filter(|_| !outer)
+            .and_then(|p| p.get::<PdfString<'_>>(b"ActualText"))
+            .map(|t| super::structure::text_string(t.as_bytes()));
+        self.marked.push(actual.map(|t| (self.glyphs.len(), t)));
+    }
+    fn end_marked_content(&mut self) {
+        if self.marked_past_cap > 0 {
+            self.marked_past_cap -= 1;
+            return;
+        }
+        if let Some(Some((from, text))) = self.marked.pop() {
+            self.apply_actual_text(from, &text);
+        }
+    }
 }
 
 pub(super) fn extract(

@@ -213,7 +213,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
 /// A PDF text string (ISO 32000-1 §7.9.2.2): UTF-16BE after its byte-order mark, UTF-8 after
 /// its mark (PDF 2.0), otherwise PDFDocEncoding (Annex D) — which pdf-rs's `to_string_lossy` reads
 /// as UTF-8, turning an outline's dashes (0x84, 0x85) and quotes into U+FFFD.
-fn text_string(b: &[u8]) -> String {
+pub(super) fn text_string(b: &[u8]) -> String {
     if let Some(u) = b.strip_prefix(&[0xFE, 0xFF]) {
         let units: Vec<u16> = u.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
         return String::from_utf16_lossy(&units);
