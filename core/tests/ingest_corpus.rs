@@ -349,6 +349,22 @@ fn actual_text_reads_a_figure_whose_font_maps_its_decimal_point_wrongly() {
 }
 
 #[test]
+fn a_footnote_mark_set_above_its_row_stays_in_that_row_and_does_not_cut_the_table() {
+    // JPM 10-Q p144: "(d)" after each "Average yield" row's last figure sits wholly above that
+    // row's line, level with the row before; it cut the maturity table into five.
+    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 144).expect("page 144");
+    assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.bbox).collect::<Vec<_>>());
+    let rows = p.tables[0].grid();
+    let yields: Vec<&Vec<String>> = rows.iter().filter(|r| r[0].starts_with("Average yield")).collect();
+    assert_eq!(yields.len(), 12, "{rows:#?}");
+    let marked = yields.iter().filter(|r| r.last().is_some_and(|c| c.ends_with("4.49 % (d)") || c.ends_with("5.53 % (d)") || c.ends_with("5.64 % (d)") || c.ends_with("4.63 % (d)"))).count();
+    assert_eq!(marked, 4, "{yields:#?}");
+    assert!(!rows.iter().any(|r| r.iter().filter(|c| !c.is_empty()).eq(["(d)"].iter())), "{rows:#?}");
+}
+
+#[test]
 fn small_capitals_read_as_the_capitals_their_actual_text_gives() {
     // eu-016 sets its running head and sentence-initial capitals in small caps whose glyphs map to
     // lower case; /ActualText carries the capitals.

@@ -415,12 +415,21 @@ fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
             .filter(|(_, h)| {
                 s.size <= 0.8 * h.size
                     && s.ftop < h.fbot
-                    && s.fbot > h.ftop
                     && s.words.len() <= 3
-                    && s.words.iter().all(|w| {
-                        w.text.chars().count() <= 4
-                            && h.words.iter().any(|hw| (w.fx0 - hw.fx1).abs() <= 0.3 * h.size)
-                    })
+                    && if s.fbot > h.ftop {
+                        s.words.iter().all(|w| {
+                            w.text.chars().count() <= 4
+                                && h.words.iter().any(|hw| (w.fx0 - hw.fx1).abs() <= 0.3 * h.size)
+                        })
+                    } else {
+                        // A footnote mark set wholly above its host's box, a little after the
+                        // word it marks (JPM's "4.49 %(d)"), within half a line of it.
+                        s.fbot > h.ftop - 0.5 * h.size
+                            && s.words.iter().all(|w| {
+                                is_note_mark(&w.text)
+                                    && h.words.iter().any(|hw| (0.0..=0.6 * h.size).contains(&(w.fx0 - hw.fx1)))
+                            })
+                    }
             })
             // The host is the line it overlaps most (a superscript touches the line above too).
             .max_by(|a, b| overlap(s, a.1).total_cmp(&overlap(s, b.1)))
@@ -454,6 +463,13 @@ fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
     }
     out.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
     out
+}
+
+/// A footnote mark: `(d)`, `(12)`, `*`, `†`, or one or two letters or digits.
+fn is_note_mark(t: &str) -> bool {
+    let inner = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(t);
+    let n = inner.chars().count();
+    (1..=2).contains(&n) && inner.chars().all(|c| c.is_alphanumeric() || matches!(c, '*' | '†' | '‡'))
 }
 
 /// Share of `a`'s area that lies inside `b`.
