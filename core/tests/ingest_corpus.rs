@@ -365,6 +365,26 @@ fn a_footnote_mark_set_above_its_row_stays_in_that_row_and_does_not_cut_the_tabl
 }
 
 #[test]
+fn a_tables_caption_is_never_a_row_of_the_table_above_it() {
+    // 3M 10-K p25: the sales-change table sits right under the segment table; the segment
+    // table's "Total Company" row was taken for the lower table's caption.
+    let bytes = read(&format!("{FB}3M_2022_10K.pdf"));
+    let ex = ingest::extract(&bytes, "3M_2022_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 25).expect("page 25");
+    assert!(p.tables.len() >= 2);
+    assert!(!p.tables[1].caption.contains("34,229"), "{:?}", p.tables[1].caption);
+    for p in &ex.pages {
+        for (k, t) in p.tables.iter().enumerate() {
+            let c = t.caption.trim();
+            for (j, o) in p.tables.iter().enumerate().filter(|(j, _)| *j != k) {
+                let rows: Vec<String> = o.grid().iter().map(|r| r.iter().filter(|c| !c.is_empty()).cloned().collect::<Vec<_>>().join(" ")).collect();
+                assert!(c.is_empty() || !rows.iter().any(|r| r == c), "p{} table {k} caption {c:?} is a row of table {j}", p.page);
+            }
+        }
+    }
+}
+
+#[test]
 fn small_capitals_read_as_the_capitals_their_actual_text_gives() {
     // eu-016 sets its running head and sentence-initial capitals in small caps whose glyphs map to
     // lower case; /ActualText carries the capitals.

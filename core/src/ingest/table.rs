@@ -383,14 +383,20 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     }
     // Legends, bar charts and diagrams line up like tables; the drawing under the text tells.
     tables.retain(|t| super::figure::figure(t, graphics, &lines).is_none());
-    // Captions: a short line right above the table.
-    for t in tables.iter_mut() {
+    // Captions: a short line right above the table, not one of another table's rows.
+    let boxes: Vec<BBox> = tables.iter().map(|t| t.bbox).collect();
+    for (k, t) in tables.iter_mut().enumerate() {
+        let in_other = |l: &Line| {
+            let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
+            boxes.iter().enumerate().any(|(j, b)| j != k && cy > b[1] && cy < b[3] && l.fx0 < b[2] && l.fx1 > b[0])
+        };
         let above = lines
             .iter()
             .filter(|l| {
                 l.fbot <= t.bbox[1] + 0.5
                     && t.bbox[1] - l.fbot < 3.0 * l.size
                     && l.words.len() <= 20
+                    && !in_other(l)
             })
             .filter(|l| l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2])
             .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
