@@ -384,6 +384,40 @@ fn a_tables_caption_is_never_a_row_of_the_table_above_it() {
     }
 }
 
+/// A Type 3 font of filled squares at codes `codes`, each glyph named `name(code)`; object 6 is
+/// the glyph procedure.
+fn type3_font(codes: &[u8], name: impl Fn(u8) -> String) -> (String, Vec<u8>) {
+    let proc_ = b"600 0 0 0 500 700 d1 0 0 500 700 re f";
+    let mut diffs = String::new();
+    let mut procs = String::new();
+    for &c in codes {
+        diffs.push_str(&format!("{c} /{} ", name(c)));
+        procs.push_str(&format!("/{} 6 0 R ", name(c)));
+    }
+    let (first, last) = (codes.iter().min().copied().unwrap_or(0), codes.iter().max().copied().unwrap_or(0));
+    let widths = vec!["600"; (last - first) as usize + 1].join(" ");
+    let font = format!("<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << {procs}>> /Encoding << /Type /Encoding /Differences [{diffs}] >> /FirstChar {first} /LastChar {last} /Widths [{widths}] >>");
+    let stream = [format!("<< /Length {} >>\nstream\n", proc_.len()).as_bytes(), &proc_[..], b"\nendstream"].concat();
+    (font, stream)
+}
+
+#[test]
+fn type3_glyphs_named_by_their_own_codes_read_as_those_characters() {
+    // pymupdf's test_3186.pdf: a report generator's Type 3 fonts name each glyph after its code
+    // ("/97" at 97) and carry no ToUnicode; pdftotext reads the code, we read nothing before.
+    let text = "Net income 2023";
+    let codes: Vec<u8> = text.bytes().collect();
+    let content = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
+    let (font, proc_) = type3_font(&codes, |c| c.to_string());
+    let ex = ingest::extract(&one_page_pdf(content.as_bytes(), "", &font, &[proc_]), "t3.pdf", &IngestSettings::default());
+    assert_eq!(ex.pages[0].text.trim(), text);
+    // Names that say nothing ("/g12") stay unmapped glyphs: counted, not guessed.
+    let (font, proc_) = type3_font(&codes, |c| format!("g{c}"));
+    let ex = ingest::extract(&one_page_pdf(content.as_bytes(), "", &font, &[proc_]), "t3.pdf", &IngestSettings::default());
+    assert!(ex.pages[0].text.trim().is_empty(), "{:?}", ex.pages[0].text);
+    assert!(ex.pages[0].signals.garbled_glyphs >= 10, "{:?}", ex.pages[0].signals);
+}
+
 #[test]
 fn small_capitals_read_as_the_capitals_their_actual_text_gives() {
     // eu-016 sets its running head and sentence-initial capitals in small caps whose glyphs map to
@@ -395,16 +429,19 @@ fn small_capitals_read_as_the_capitals_their_actual_text_gives() {
     assert!(t.contains("2006. Out of") && t.contains("Hungary, Ireland, Italy"), "{t}");
 }
 
-/// One page of Helvetica text from `content`, with `/Properties` resources `props` (objects: 1
-/// catalog, 2 pages, 3 page, 4 content, 5 font).
-fn one_page_pdf(content: &[u8], props: &str) -> Vec<u8> {
-    let objs: Vec<Vec<u8>> = vec![
+const HELVETICA: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
+
+/// One page of text in font `font` (object 5, resource /F1) from `content`, with `/Properties`
+/// resources `props` (objects: 1 catalog, 2 pages, 3 page, 4 content, 5 font, then `extra`).
+fn one_page_pdf(content: &[u8], props: &str, font: &str, extra: &[Vec<u8>]) -> Vec<u8> {
+    let mut objs: Vec<Vec<u8>> = vec![
         b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
         format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /Properties << {props} >> >> /Contents 4 0 R >>").into_bytes(),
         [format!("<< /Length {} >>\nstream\n", content.len()).as_bytes(), content, b"\nendstream"].concat(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_vec(),
+        font.as_bytes().to_vec(),
     ];
+    objs.extend_from_slice(extra);
     let mut out = b"%PDF-1.7\n".to_vec();
     let mut offsets = vec![];
     for (k, o) in objs.iter().enumerate() {
@@ -433,7 +470,7 @@ BT /F1 12 Tf 72 700 Td (Revenue) Tj /Span << /ActualText () >> BDC (*) Tj EMC ET
 BT /F1 12 Tf 72 680 Td (Fiscal ) Tj /Span /MC0 BDC (fi) Tj EMC (scal) Tj ET
 BT /F1 12 Tf 72 660 Td /Span << /ActualText (Total) >> BDC (T) Tj /Span << /ActualText (x) >> BDC (OT) Tj EMC (AL) Tj EMC ET
 BT /F1 12 Tf 72 640 Td /P << /MCID 3 >> BDC (Plain) Tj EMC /Span << /ActualText <FEFF0007> >> BDC (!) Tj EMC ET";
-    let bytes = one_page_pdf(content, "/MC0 << /ActualText <FEFF00460049> >>");
+    let bytes = one_page_pdf(content, "/MC0 << /ActualText <FEFF00460049> >>", HELVETICA, &[]);
     let ex = ingest::extract(&bytes, "marked.pdf", &IngestSettings::default());
     let lines: Vec<&str> = ex.pages[0].text.lines().filter(|l| !l.is_empty()).collect();
     assert_eq!(lines, ["Net income", "Revenue", "Fiscal FIscal", "Total", "Plain"]);

@@ -52,6 +52,8 @@ struct Collector {
     marked: Vec<Option<(usize, String)>>,
     /// Sequences opened past `MAX_MARKED_DEPTH`, which are not tracked.
     marked_past_cap: usize,
+    /// The page's Type 3 fonts name their glyphs by their codes (`type3_glyphs_named_by_code`).
+    type3_by_code: bool,
 }
 
 impl Collector {
@@ -67,6 +69,7 @@ impl Collector {
             last_fill: (0, 0),
             marked: Vec::new(),
             marked_past_cap: 0,
+            type3_by_code: false,
         }
     }
 
@@ -269,6 +272,58 @@ fn face_of(postscript_name: Option<&str>, weight: Option<u32>, italic: bool) -> 
     }
 }
 
+/// Whether every Type 3 font of the page without a ToUnicode names each glyph after its own code
+/// (`/97` at code 97, `/232` at 232 — a report generator's fonts in pymupdf's `test_3186.pdf`).
+/// Such names are no glyph names the Adobe Glyph List knows, so hayro gives those glyphs no
+/// Unicode; pdftotext reads each code as the WinAnsi character it numbers, and so do we then. A
+/// page with any other unmapped Type 3 font keeps its glyphs unmapped (counted as garbled).
+fn type3_glyphs_named_by_code(res: &hayro_syntax::page::Resources<'_>) -> bool {
+    let mut any = false;
+    for name in res.fonts.keys().take(MAX_FACES) {
+        let Some(font) = res.fonts.get::<Dict<'_>>(name.as_ref()) else { continue };
+        let type3 = font.get::<hayro_syntax::object::Name<'_>>(b"Subtype").is_some_and(|n| n.as_ref() == b"Type3");
+        if !type3 || font.contains_key(b"ToUnicode") {
+            continue;
+        }
+        let Some(diffs) = font
+            .get::<Dict<'_>>(b"Encoding")
+            .and_then(|e| e.get::<hayro_syntax::object::Array<'_>>(b"Differences"))
+        else {
+            return false;
+        };
+        let mut code: i64 = -1;
+        for o in diffs.iter::<hayro_syntax::object::Object<'_>>().take(512) {
+            match o {
+                hayro_syntax::object::Object::Number(n) => code = n.as_i64(),
+                hayro_syntax::object::Object::Name(n) => {
+                    if n.as_str().parse::<i64>().ok() != Some(code) {
+                        return false;
+                    }
+                    code += 1;
+                }
+                _ => return false,
+            }
+        }
+        any = true;
+    }
+    any
+}
+
+/// The WinAnsiEncoding character of a one-byte code (ISO 32000-1 Annex D.2); none for control
+/// codes and the five codes it leaves undefined.
+fn win_ansi(code: u32) -> Option<char> {
+    const HIGH: [char; 32] = [
+        '\u{20AC}', '\0', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}', '\u{02C6}', '\u{2030}', '\u{0160}',
+        '\u{2039}', '\u{0152}', '\0', '\u{017D}', '\0', '\0', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\0', '\u{017E}', '\u{0178}',
+    ];
+    match code {
+        0x20..=0x7E | 0xA0..=0xFF => char::from_u32(code),
+        0x80..=0x9F => Some(HIGH[(code - 0x80) as usize]).filter(|&c| c != '\0'),
+        _ => None,
+    }
+}
+
 /// The `k`-th of `n` equal parts of a glyph box `b`, along the reading direction `dir`.
 fn share_of_box(b: [f32; 4], dir: u8, n: usize, k: usize) -> [f32; 4] {
     let (n, k) = (n.max(1) as f32, k as f32);
@@ -421,7 +476,12 @@ impl<'a> Device<'a> for Collector {
                         push(c, share_of_box(b, dir, n, k));
                     }
                 }
-                None => push('\u{FFFD}', b),
+                None => match &**pg {
+                    hayro_interpret::font::Glyph::Type3(_) if self.type3_by_code => {
+                        push(win_ansi(pg.char_code()).unwrap_or('\u{FFFD}'), b)
+                    }
+                    _ => push('\u{FFFD}', b),
+                },
             }
         }
         self.last_fill = (from, self.glyphs.len());
@@ -608,6 +668,7 @@ fn read_page<'a>(
             settings_i,
         );
         let mut dev = Collector::new();
+        dev.type3_by_code = type3_glyphs_named_by_code(page.resources());
         match &plan {
             Plan::Whole(_) => hayro_interpret::interpret_page(page, &mut ctx, &mut dev),
             Plan::Cut { content_end, .. } => {
