@@ -100,8 +100,10 @@ pub fn render_pdf_crop(pdf: &Pdf, page: u32, bbox: BBox, scale: f32, margin: f32
 /// Page `page` rasterised: the pixmap, the page size in points, the scale used, the page count.
 fn pixmap_of(pdf: &Pdf, page: u32, scale: f32, budget: &IngestSettings) -> Result<(Pixmap, (f32, f32), f32, u32), String> {
     let pages = pdf.pages();
-    let total = pages.len() as u32;
-    let Some(p) = page.checked_sub(1).and_then(|i| pages.get(i as usize)) else {
+    // Numbered as ingestion numbers them (a page the tree repeats counts each time).
+    let order = crate::ingest::page_order(pdf);
+    let total = order.len() as u32;
+    let Some(p) = page.checked_sub(1).and_then(|i| order.get(i as usize)).and_then(|&k| pages.get(k)) else {
         return Err(format!("the document has {total} page(s); there is no page {page}"));
     };
     let (w, h) = p.render_dimensions();

@@ -419,6 +419,36 @@ fn type3_glyphs_named_by_their_own_codes_read_as_those_characters() {
 }
 
 #[test]
+fn a_page_the_page_tree_names_twice_is_a_page_each_time_so_later_pages_keep_their_numbers() {
+    // pymupdf's 2.pdf shows its page 7 again as page 47; hayro lists a page object once, so the
+    // pages after a repeat were numbered one short and citations pointed at the wrong page.
+    let content = |t: &str| {
+        let c = format!("BT /F1 12 Tf 72 720 Td ({t}) Tj ET");
+        [format!("<< /Length {} >>\nstream\n", c.len()).into_bytes(), c.into_bytes(), b"\nendstream".to_vec()].concat()
+    };
+    let page = |c: u32| format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents {c} 0 R >>").into_bytes();
+    let bytes = pdf_of(&[
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [4 0 R 6 0 R 4 0 R 8 0 R] /Count 4 >>".to_vec(),
+        HELVETICA.as_bytes().to_vec(),
+        page(5),
+        content("Cover page"),
+        page(7),
+        content("Income statement"),
+        page(9),
+        content("Notes to the statements"),
+    ]);
+    let ex = ingest::extract(&bytes, "repeat.pdf", &IngestSettings::default());
+    let texts: Vec<(u32, &str)> = ex.pages.iter().map(|p| (p.page, p.text.trim())).collect();
+    assert_eq!(texts, [(1, "Cover page"), (2, "Income statement"), (3, "Cover page"), (4, "Notes to the statements")]);
+    // Page images are numbered the same way.
+    let s = IngestSettings::default();
+    assert_eq!(clair_core::render::render_page(&bytes, 4, 0.5, &s).map(|r| r.pages), Ok(4));
+    let past = clair_core::render::render_page(&bytes, 5, 0.5, &s).map(|r| r.pages);
+    assert!(past.as_ref().is_err_and(|e| e.contains("4 page(s)")), "{past:?}");
+}
+
+#[test]
 fn small_capitals_read_as_the_capitals_their_actual_text_gives() {
     // eu-016 sets its running head and sentence-initial capitals in small caps whose glyphs map to
     // lower case; /ActualText carries the capitals.
@@ -442,6 +472,11 @@ fn one_page_pdf(content: &[u8], props: &str, font: &str, extra: &[Vec<u8>]) -> V
         font.as_bytes().to_vec(),
     ];
     objs.extend_from_slice(extra);
+    pdf_of(&objs)
+}
+
+/// A PDF of numbered objects (1 = catalog) with a correct cross-reference table.
+fn pdf_of(objs: &[Vec<u8>]) -> Vec<u8> {
     let mut out = b"%PDF-1.7\n".to_vec();
     let mut offsets = vec![];
     for (k, o) in objs.iter().enumerate() {

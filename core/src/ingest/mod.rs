@@ -24,6 +24,8 @@ pub mod layout;
 #[cfg(feature = "pdf")]
 mod read;
 #[cfg(feature = "pdf")]
+pub(crate) use read::page_order;
+#[cfg(feature = "pdf")]
 mod structure;
 #[cfg(feature = "pdf")]
 mod sections;
@@ -40,7 +42,8 @@ pub mod vision;
 /// marks read with their word (tables no longer cut by them); sections from type size. 4: lines
 /// keep their typeface; bold headings at the text's size are sections too. 5: a bold heading set
 /// close under a paragraph starts the block it heads; a list bullet opens its item; right-to-left
-/// text reads in logical order. 6: marked content's `/ActualText` stands for the glyphs it marks.
+/// text reads in logical order. 6: marked content's `/ActualText` stands for the glyphs it marks;
+/// Type 3 glyphs named after their codes read as those characters.
 pub const READER_VERSION: u32 = 6;
 
 use crate::corpus::BBox;

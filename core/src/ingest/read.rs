@@ -556,7 +556,8 @@ pub(super) fn extract(
         }
     };
     let pages = pdf.pages();
-    let total = pages.len() as u32;
+    let order = page_order(&pdf);
+    let total = order.len() as u32;
     let mut font_warnings = 0usize;
     let mut keep = |ex: &mut Extracted, r: PageRead| {
         ex.warnings.extend(r.warnings);
@@ -568,7 +569,7 @@ pub(super) fn extract(
     // wasm32-unknown-unknown has no threads to spawn: the worker reads on its own one.
     #[cfg(target_arch = "wasm32")]
     let threads = threads.min(1);
-    let threads = threads.clamp(1, pages.len().max(1));
+    let threads = threads.clamp(1, order.len().max(1));
     // Fonts and decoded objects are cached per reading thread: hayro's cache is `Rc`, not shared.
     let mut read_on_threads = false;
     if threads > 1 {
@@ -581,7 +582,7 @@ pub(super) fn extract(
             let mut spawned = 0;
             for _ in 0..threads {
                 let tx = tx.clone();
-                let (next, pdf, pages) = (&next, &pdf, &pages);
+                let (next, pdf, pages, order) = (&next, &pdf, &pages, &order);
                 // A thread the OS refuses is not an error: the others (or, with none, the caller's
                 // own thread below) read its pages.
                 let reader = std::thread::Builder::new().name("clair-read".into());
@@ -589,7 +590,7 @@ pub(super) fn extract(
                     let cache = InterpreterCache::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= pages.len() || tx.send((i, read_page(pdf, &pages[i], i as u32 + 1, &cache, settings, source))).is_err() {
+                        if i >= order.len() || tx.send((i, read_page(pdf, &pages[order[i]], i as u32 + 1, &cache, settings, source))).is_err() {
                             break;
                         }
                     }
@@ -600,7 +601,7 @@ pub(super) fn extract(
             if spawned == 0 {
                 return false;
             }
-            let mut done: Vec<Option<PageRead>> = (0..pages.len()).map(|_| None).collect();
+            let mut done: Vec<Option<PageRead>> = (0..order.len()).map(|_| None).collect();
             let mut at = 0;
             for (i, r) in rx {
                 if let Some(slot) = done.get_mut(i) {
@@ -616,8 +617,8 @@ pub(super) fn extract(
     }
     if !read_on_threads {
         let cache = InterpreterCache::new();
-        for i in 0..pages.len() {
-            keep(&mut ex, read_page(&pdf, &pages[i], i as u32 + 1, &cache, settings, source));
+        for (i, &k) in order.iter().enumerate() {
+            keep(&mut ex, read_page(&pdf, &pages[k], i as u32 + 1, &cache, settings, source));
         }
     }
     if font_warnings > 0 {
@@ -633,6 +634,64 @@ pub(super) fn extract(
     super::headings::attach_typeset_headings(&mut ex.pages);
     super::table::link_continuations(&mut ex.pages);
     ex
+}
+
+/// Which of hayro's pages (`pdf.pages()`) shows as each page of the document, in order. hayro
+/// lists a page object once even where the page tree names it twice (pymupdf's `2.pdf` shows its
+/// page 7 again as page 47), so every page after the repeat would be numbered one short of what a
+/// viewer and pdftotext show, and citations and page images would point at the wrong page. The
+/// tree is walked here as written (ISO 32000-1 §7.7.3.2; a cycle through its `Pages` nodes is cut);
+/// when every page object it names is one hayro read, that is the order. Otherwise hayro's own
+/// order stands.
+pub(crate) fn page_order(pdf: &Pdf) -> Vec<usize> {
+    use hayro_syntax::object::{Array, MaybeRef, Name, ObjectIdentifier};
+    const MAX_PAGES: usize = 100_000;
+    let pages = pdf.pages();
+    let own: Vec<usize> = (0..pages.len()).collect();
+    let xref = pdf.xref();
+    let Some(root) = xref.get::<Dict<'_>>(xref.root_id()).and_then(|c| c.get_ref(b"Pages")) else {
+        return own;
+    };
+    let root: ObjectIdentifier = root.into();
+    let mut named: Vec<ObjectIdentifier> = vec![];
+    let mut seen_nodes = std::collections::HashSet::from([root]);
+    let mut stack = vec![root];
+    let mut nodes_read = 0usize;
+    // Depth first, kids in order: a stack of (node, next kid) would do the same; the tree is
+    // small next to the pages, so each node's kids are pushed in reverse.
+    while let Some(node) = stack.pop() {
+        nodes_read += 1;
+        if nodes_read > MAX_PAGES || named.len() > MAX_PAGES {
+            return own;
+        }
+        let Some(dict) = xref.get::<Dict<'_>>(node) else { continue };
+        let is_node = dict.get::<Name<'_>>(b"Type").is_some_and(|t| t.as_ref() == b"Pages") && dict.contains_key(b"Kids");
+        if !is_node {
+            named.push(node);
+            continue;
+        }
+        let Some(kids) = dict.get::<Array<'_>>(b"Kids") else { continue };
+        let mut refs = vec![];
+        for kid in kids.raw_iter() {
+            match kid {
+                MaybeRef::Ref(r) => refs.push(ObjectIdentifier::from(r)),
+                // A page written inline has no object number to match hayro's by.
+                MaybeRef::NotRef(_) => return own,
+            }
+        }
+        for r in refs.into_iter().rev() {
+            let is_pages = xref.get::<Dict<'_>>(r).and_then(|d| d.get::<Name<'_>>(b"Type")).is_some_and(|t| t.as_ref() == b"Pages");
+            if !is_pages || seen_nodes.insert(r) {
+                stack.push(r);
+            }
+        }
+    }
+    if named.len() <= pages.len() {
+        return own;
+    }
+    let index: HashMap<ObjectIdentifier, usize> =
+        (0..pages.len()).filter_map(|i| Some((pages[i].raw().obj_id()?, i))).collect();
+    named.iter().map(|r| index.get(r).copied()).collect::<Option<Vec<usize>>>().unwrap_or(own)
 }
 
 /// One page as read: the page, its warnings, and whether it has glyphs without Unicode.
