@@ -14,7 +14,7 @@ use hayro_interpret::{
     InterpreterCache, InterpreterSettings, SoftMask, TransformExt,
 };
 use hayro_syntax::content::TypedIter;
-use hayro_syntax::object::{Dict, String as PdfString};
+use hayro_syntax::object::{Array, Dict, MaybeRef, Name, Object, ObjectIdentifier, String as PdfString};
 use hayro_syntax::Pdf;
 use super::budget::Plan;
 
@@ -281,21 +281,21 @@ fn type3_glyphs_named_by_code(res: &hayro_syntax::page::Resources<'_>) -> bool {
     let mut any = false;
     for name in res.fonts.keys().take(MAX_FACES) {
         let Some(font) = res.fonts.get::<Dict<'_>>(name.as_ref()) else { continue };
-        let type3 = font.get::<hayro_syntax::object::Name<'_>>(b"Subtype").is_some_and(|n| n.as_ref() == b"Type3");
+        let type3 = font.get::<Name<'_>>(b"Subtype").is_some_and(|n| n.as_ref() == b"Type3");
         if !type3 || font.contains_key(b"ToUnicode") {
             continue;
         }
         let Some(diffs) = font
             .get::<Dict<'_>>(b"Encoding")
-            .and_then(|e| e.get::<hayro_syntax::object::Array<'_>>(b"Differences"))
+            .and_then(|e| e.get::<Array<'_>>(b"Differences"))
         else {
             return false;
         };
         let mut code: i64 = -1;
-        for o in diffs.iter::<hayro_syntax::object::Object<'_>>().take(512) {
+        for o in diffs.iter::<Object<'_>>().take(512) {
             match o {
-                hayro_syntax::object::Object::Number(n) => code = n.as_i64(),
-                hayro_syntax::object::Object::Name(n) => {
+                Object::Number(n) => code = n.as_i64(),
+                Object::Name(n) => {
                     if n.as_str().parse::<i64>().ok() != Some(code) {
                         return false;
                     }
@@ -644,7 +644,6 @@ pub(super) fn extract(
 /// when every page object it names is one hayro read, that is the order. Otherwise hayro's own
 /// order stands.
 pub(crate) fn page_order(pdf: &Pdf) -> Vec<usize> {
-    use hayro_syntax::object::{Array, MaybeRef, Name, ObjectIdentifier};
     const MAX_PAGES: usize = 100_000;
     let pages = pdf.pages();
     let own: Vec<usize> = (0..pages.len()).collect();
@@ -657,8 +656,7 @@ pub(crate) fn page_order(pdf: &Pdf) -> Vec<usize> {
     let mut seen_nodes = std::collections::HashSet::from([root]);
     let mut stack = vec![root];
     let mut nodes_read = 0usize;
-    // Depth first, kids in order: a stack of (node, next kid) would do the same; the tree is
-    // small next to the pages, so each node's kids are pushed in reverse.
+    // Depth first with kids in order: each node's kids are pushed in reverse.
     while let Some(node) = stack.pop() {
         nodes_read += 1;
         if nodes_read > MAX_PAGES || named.len() > MAX_PAGES {
