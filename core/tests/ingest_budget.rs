@@ -8,6 +8,9 @@ use clair_core::ingest;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+mod support;
+use support::pdf_of;
+
 fn deflate(b: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
     e.write_all(b).unwrap();
@@ -20,25 +23,6 @@ fn stream(dict: &str, data: &[u8]) -> Vec<u8> {
     s.extend_from_slice(&z);
     s.extend_from_slice(b"\nendstream");
     s
-}
-
-/// A PDF of numbered objects (1 = catalog) with a correct cross-reference table.
-fn pdf(objs: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = b"%PDF-1.7\n".to_vec();
-    let mut offsets = vec![];
-    for (k, o) in objs.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n", k + 1).as_bytes());
-        out.extend_from_slice(o);
-        out.extend_from_slice(b"\nendobj\n");
-    }
-    let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
-    for o in offsets {
-        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objs.len() + 1).as_bytes());
-    out
 }
 
 const FONT: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
@@ -59,7 +43,7 @@ fn two_pages(hostile: &[u8], xobjects: &str, extra: Vec<Vec<u8>>) -> Vec<u8> {
         stream("", b"BT /F1 12 Tf 72 720 Td (The second page is intact) Tj ET"),
     ];
     objs.extend(extra);
-    pdf(&objs)
+    pdf_of(&objs)
 }
 
 fn budget_warning(ex: &ingest::Extracted) -> Option<&String> {

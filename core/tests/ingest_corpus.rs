@@ -4,6 +4,9 @@
 use clair_core::config::{IngestSettings, Modality};
 use clair_core::ingest::{self, BlockKind};
 
+mod support;
+use support::pdf_of;
+
 const FB: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../shared/corpus/financebench/pdfs/"
@@ -473,25 +476,6 @@ fn one_page_pdf(content: &[u8], props: &str, font: &str, extra: &[Vec<u8>]) -> V
     ];
     objs.extend_from_slice(extra);
     pdf_of(&objs)
-}
-
-/// A PDF of numbered objects (1 = catalog) with a correct cross-reference table.
-fn pdf_of(objs: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = b"%PDF-1.7\n".to_vec();
-    let mut offsets = vec![];
-    for (k, o) in objs.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n", k + 1).as_bytes());
-        out.extend_from_slice(o);
-        out.extend_from_slice(b"\nendobj\n");
-    }
-    let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
-    for o in offsets {
-        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objs.len() + 1).as_bytes());
-    out
 }
 
 #[test]
