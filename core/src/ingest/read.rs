@@ -653,7 +653,7 @@ pub(crate) fn page_order(pdf: &Pdf) -> Vec<usize> {
     };
     let root: ObjectIdentifier = root.into();
     let mut named: Vec<ObjectIdentifier> = vec![];
-    let mut seen_nodes = std::collections::HashSet::from([root]);
+    let mut seen_nodes = std::collections::HashSet::new();
     let mut stack = vec![root];
     let mut nodes_read = 0usize;
     // Depth first with kids in order: each node's kids are pushed in reverse.
@@ -668,6 +668,10 @@ pub(crate) fn page_order(pdf: &Pdf) -> Vec<usize> {
             named.push(node);
             continue;
         }
+        // A `Pages` node met again is a cycle (or a shared subtree): its pages are listed once.
+        if !seen_nodes.insert(node) {
+            continue;
+        }
         let Some(kids) = dict.get::<Array<'_>>(b"Kids") else { continue };
         let mut refs = vec![];
         for kid in kids.raw_iter() {
@@ -677,12 +681,7 @@ pub(crate) fn page_order(pdf: &Pdf) -> Vec<usize> {
                 MaybeRef::NotRef(_) => return own,
             }
         }
-        for r in refs.into_iter().rev() {
-            let is_pages = xref.get::<Dict<'_>>(r).and_then(|d| d.get::<Name<'_>>(b"Type")).is_some_and(|t| t.as_ref() == b"Pages");
-            if !is_pages || seen_nodes.insert(r) {
-                stack.push(r);
-            }
-        }
+        stack.extend(refs.into_iter().rev());
     }
     if named.len() <= pages.len() {
         return own;
