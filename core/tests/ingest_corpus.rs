@@ -884,3 +884,42 @@ fn pages_read_on_several_threads_come_out_as_on_one() {
         (1..=14).collect::<Vec<u32>>()
     );
 }
+
+#[test]
+fn a_column_of_text_beside_a_table_is_not_read_as_its_row_labels() {
+    // JPMorgan 10-Q p24: the left column is running text, the right column holds the "Selected
+    // metrics" table. Their lines share baselines, so the text was read as row labels and cut the
+    // table into four pieces; the table's shaded header box stood for the whole table.
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 24).expect("page 24");
+    assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.bbox).collect::<Vec<_>>());
+    let t = &p.tables[0];
+    assert!(t.bbox[0] > 300.0, "the table stays in the right column: {:?}", t.bbox);
+    let g = t.grid();
+    let row = |label: &str| g.iter().filter(|r| r[0] == label).cloned().collect::<Vec<_>>();
+    assert_eq!(row("Total assets(a)").len(), 2, "{g:?}");
+    assert_eq!(row("Total assets(a)")[0][1..], ["$ 1,355,123", "$ 1,216,558", "11 %"]);
+    assert_eq!(row("Headcount")[0][1..], ["62,772", "60,245", "4 %"]);
+    assert_eq!(row("Loans held-for-sale and loans at fair value(c)").len(), 2, "{g:?}");
+    assert!(!g.concat().iter().any(|c| c.contains("Equity Markets") || c.contains("expense")), "{g:?}");
+    // The text column stays text, in its own blocks.
+    assert!(p.text.contains("Equity Markets revenue was $3.3 billion, up 47%, driven\nby strong performance"), "{}", p.text);
+}
+
+#[test]
+fn a_table_column_of_wrapped_text_stays_in_its_table() {
+    // Columns that wrap like running text but are the table's own: an exhibit index's
+    // descriptions beside "8-K  2.1  4/30/2013" (Best Buy p95, no worded labels beside them), and
+    // Boeing's union-agreement statuses (p4, a column heading above and nothing below).
+    for (file, page, text) in [
+        ("BESTBUY_2019_10K.pdf", 95, "Implementation Agreement, dated April 29, 2013"),
+        ("BOEING_2022_10K.pdf", 4, "We have two major agreements expiring in October 2026."),
+    ] {
+        let bytes = read(&format!("{FB}{file}"));
+        let ex = ingest::extract(&bytes, file, &IngestSettings::default());
+        let p = ex.pages.iter().find(|p| p.page == page).expect("page");
+        let cells: Vec<&str> = p.tables.iter().flat_map(|t| t.cells.iter().map(|c| c.text.as_str())).collect();
+        assert!(cells.iter().any(|c| c.contains(text)), "{file} p{page}: {cells:?}");
+    }
+}

@@ -190,6 +190,8 @@ const SCRIPT_RISE_EM: f32 = 0.6;
 const SCRIPT_SINK_EM: f32 = 0.35;
 /// A script touches its word: the gap to it is at most this many ems (word spaces are ~0.25 em).
 const SCRIPT_TOUCH_EM: f32 = 0.2;
+/// … or is kerned back over its last letter by at most this many ems.
+const SCRIPT_OVERLAP_EM: f32 = 0.3;
 /// Lines looked at on either side of a script's own, and glyphs of each looked at near the script
 /// (bound the work on a hostile page; a real line has a handful of glyphs within a few ems).
 const SCRIPT_NEIGHBOUR_LINES: usize = 6;
@@ -200,6 +202,9 @@ const SCRIPT_SCAN_GLYPHS: usize = 48;
 /// split from their word. Move each such run of glyphs into the line whose glyph it touches, where
 /// word building joins it to that word as pdftotext does ("Sales1,2", which is also how the
 /// FinanceBench gold page text reads). Issue 3 deliverable 1 (words and lines in reading order).
+/// The run is smaller than the glyph it touches as well as than the line (a line that shares its
+/// baseline with a larger text column has that column's median size), and it lies beside that
+/// glyph's word, not across its letters (the next line of a label set close under it).
 /// Table detection still folds the script lines this leaves (`table::fold_scripts`, looser: any
 /// overlapping line, 0.3 em either side; 46 lines on the corpus PDFs) — one mechanism to merge.
 fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
@@ -243,14 +248,29 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
                     return false;
                 }
                 let touch = SCRIPT_TOUCH_EM * msize;
+                let overlap = SCRIPT_OVERLAP_EM * msize;
                 let line = &clusters[m];
                 // The line's glyphs near the run (sorted by fx0).
                 let from = line.partition_point(|&j| fg[j].fx0 < x0 - 4.0 * msize);
-                line[from..].iter().take(SCRIPT_SCAN_GLYPHS).take_while(|&&j| fg[j].fx0 <= x1 + touch).any(|&j| {
+                let near = || line[from..].iter().take(SCRIPT_SCAN_GLYPHS).take_while(|&&j| fg[j].fx0 <= x1 + touch);
+                // A script sits in the gap beside its word (its edge may overlap the word's last
+                // glyph a little); a run lying across the middle of one of the line's letters is
+                // the next line of a label set close under it, whose letters it would interleave.
+                let across = |j: usize| {
+                    let c = (fg[j].fx0 + fg[j].fx1) / 2.0;
+                    !fg[j].c.is_whitespace() && c > x0 + 0.1 * msize && c < x1 - 0.1 * msize
+                };
+                if near().any(|&j| across(j)) {
+                    return false;
+                }
+                near().any(|&j| {
                     let h = &fg[j];
                     let after = x0 - h.fx1; // the run follows this glyph
                     let before = h.fx0 - x1; // the run precedes it
-                    (after >= -0.1 * msize && after <= touch) || (before >= -0.1 * msize && before <= touch)
+                    // Smaller than the glyph it touches too: a line that shares a baseline with
+                    // another column has that column's size, not this glyph's.
+                    size <= SCRIPT_SIZE_RATIO * h.size
+                        && ((after >= -overlap && after <= touch) || (before >= -overlap && before <= touch))
                 })
             });
             if let Some(m) = target {
@@ -668,8 +688,7 @@ fn spans_of(words: &[&Word]) -> Vec<Span> {
 
 fn fragments(line: &Line) -> Vec<Fragment> {
     let mut out: Vec<Fragment> = vec![];
-    // Column gutters are wider than any word space of justified prose.
-    let gap = 1.6 * line.size.max(1.0);
+    let gap = GUTTER_EMS * line.size.max(1.0);
     let mut cur: Vec<&Word> = vec![];
     let flush = |cur: &mut Vec<&Word>, out: &mut Vec<Fragment>| {
         if cur.is_empty() {
@@ -701,6 +720,10 @@ fn fragments(line: &Line) -> Vec<Fragment> {
     flush(&mut cur, &mut out);
     out
 }
+
+/// A gap this many ems wide in a line is a column gutter: wider than any word space of justified
+/// prose.
+pub(crate) const GUTTER_EMS: f32 = 1.6;
 
 /// How far, in ems, a list bullet may stand from the first word of its item.
 const BULLET_GAP_EMS: f32 = 4.0;
@@ -1143,6 +1166,38 @@ mod tests {
         let mut g = set("1", 40.0, 201.6, 5.5);
         g.extend(set("Non-GAAP measure", 40.0 + 2.75 + 0.1, 205.0, 9.0));
         assert_eq!(line_texts(g), vec!["1Non-GAAP measure".to_string()]);
+        // A marker kerned back over its word's last letter (Coca-Cola's 10-K: 0.2 em) joins it too.
+        let mut g = set("discontinued operations", 46.0, 350.7, 7.8);
+        g.extend(set("2", 46.0 + 23.0 * 3.9 - 1.5, 348.9, 5.4));
+        assert_eq!(line_texts(g), vec!["discontinued operations2".to_string()]);
+    }
+
+    #[test]
+    fn a_table_label_beside_a_larger_text_column_keeps_its_words_and_its_marks() {
+        // JPMorgan 10-Q p24: 10 pt running text in the left column shares baselines with the 8 pt
+        // labels of a table in the right one, so those lines' median size is the text's.
+        // A mark raised from a label's second line lies across the first line's last word: it
+        // belongs to the word it follows, not to the glyphs it overlaps.
+        let mut g = set("compared with a loss of $951 million", 58.5, 170.0, 10.0);
+        g.extend(set("Loans held-for-sale and", 312.9, 168.9, 8.0));
+        g.extend(set("loans at fair value", 316.9, 176.9, 8.0));
+        g.extend(set("(c)", 392.9, 173.06, 5.2));
+        let lines = line_texts(g);
+        assert!(lines.iter().any(|l| l.ends_with("Loans held-for-sale and")), "{lines:?}");
+        assert!(lines.contains(&"loans at fair value(c)".to_string()), "{lines:?}");
+        // A label's second line on the text's baseline is not a superscript of the first line.
+        let mut g = set("predominantly driven by higher", 49.5, 221.0, 10.0);
+        g.extend(set("Selected balance sheet", 322.0, 215.2, 8.0));
+        g.extend(set("data (average)", 326.6, 221.0, 8.0));
+        let lines = line_texts(g);
+        assert!(lines.contains(&"Selected balance sheet".to_string()), "{lines:?}");
+        // A mark on the text's baseline does not take the label word it follows as its subscript.
+        let mut g = set("partially offset by lower legal", 49.5, 233.0, 10.0);
+        g.extend(set("Total assets", 322.0, 236.15, 8.0));
+        g.extend(set("(a)", 370.0, 233.0, 6.0));
+        let lines = line_texts(g);
+        assert!(lines.contains(&"Total assets(a)".to_string()), "{lines:?}");
+        assert!(lines.contains(&"partially offset by lower legal".to_string()), "{lines:?}");
     }
 
     #[test]

@@ -43,8 +43,10 @@ pub mod vision;
 /// keep their typeface; bold headings at the text's size are sections too. 5: a bold heading set
 /// close under a paragraph starts the block it heads; a list bullet opens its item; right-to-left
 /// text reads in logical order. 6: marked content's `/ActualText` stands for the glyphs it marks;
-/// Type 3 glyphs named after their codes read as those characters.
-pub const READER_VERSION: u32 = 6;
+/// Type 3 glyphs named after their codes read as those characters. 7: a column of running text
+/// beside a table is no longer read as its row labels; a table label's marks and second line stay
+/// with it beside a larger text column.
+pub const READER_VERSION: u32 = 7;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};

@@ -9,7 +9,7 @@
 //! region extend it to the header they frame. `$` and `%` signs and a lone `)` join the value
 //! they belong to, so `$ (1,234)` is one cell "$ (1,234)" and parenthesised negatives survive.
 
-use super::layout::{join_words, Graphics, Layout, Line, Word};
+use super::layout::{join_words, Graphics, Layout, Line, Word, GUTTER_EMS};
 use super::{Cell, Page, Table};
 use crate::corpus::BBox;
 
@@ -227,10 +227,38 @@ fn has_value(segs: &[Seg]) -> bool {
 }
 
 /// Detect tables on one page.
+///
+/// A column of running text beside a table (two-column pages: an IRS notice, a 10-Q page with a
+/// metrics table in its right column) shares baselines with the table's rows, so a first reading
+/// takes its lines for row labels. Where a table holds such a column, the page is read again
+/// without it (`text_beside`).
 pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Vec<Table> {
     let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
     let folded = fold_scripts(&lines);
+    let mut tables = detect_lines(&folded, graphics, width);
+    // A reading without one column can find a table beside more of it (the part of the text
+    // column next to rows the first reading had cut off): a few rounds, until none is found.
+    let mut beside: Vec<Beside> = vec![];
+    let mut kept: Option<Vec<Line>> = None;
+    for _ in 0..TEXT_BESIDE_ROUNDS {
+        let more = text_beside(&tables, kept.as_deref().unwrap_or(&folded));
+        if more.is_empty() {
+            break;
+        }
+        beside.extend(more);
+        let mut k = without(&folded, &beside);
+        k.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
+        tables = detect_lines(&k, graphics, width);
+        kept = Some(k);
+    }
+    tables
+}
+
+/// Readings of a page without the text columns found beside its tables (see `detect`).
+const TEXT_BESIDE_ROUNDS: usize = 3;
+
+fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> {
     let lines: Vec<&Line> = folded.iter().collect();
     let mut rows: Vec<Row> = lines
         .iter()
@@ -362,13 +390,13 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     let ruled: Vec<Table> = lattices
         .iter()
         .filter(|r| !partial(r) && !chart_grid(&r.grid()))
-        // A small ruled block inside a much larger whitespace-aligned table is part of it.
+        // A small ruled block inside a much larger whitespace-aligned table is part of it, and so
+        // is a ruled box around its header (its figures all lie below the box).
         .filter(|r| {
-            !tables
-                .iter()
-                .any(|t| share(&r.bbox, &t.bbox) >= 0.5 && share(&t.bbox, &r.bbox) < 0.15)
+            !tables.iter().any(|t| {
+                share(&r.bbox, &t.bbox) >= 0.5 && (share(&t.bbox, &r.bbox) < 0.15 || header_box(&r.bbox, t))
+            })
         })
-
         .cloned()
         .collect();
     if !ruled.is_empty() {
@@ -405,6 +433,248 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         }
     }
     tables
+}
+
+/// A run of a line's words between gaps as wide as a column gutter (`GUTTER_EMS`).
+struct Piece<'a> {
+    words: &'a [Word],
+    x0: f32,
+    x1: f32,
+    top: f32,
+    bot: f32,
+    size: f32,
+}
+
+fn pieces(line: &Line) -> Vec<Piece<'_>> {
+    let gap = GUTTER_EMS * line.size.max(1.0);
+    let mut out = vec![];
+    let mut start = 0;
+    for k in 1..=line.words.len() {
+        if k < line.words.len() && line.words[k].fx0 - line.words[k - 1].fx1 <= gap {
+            continue;
+        }
+        let words = &line.words[start..k];
+        start = k;
+        if words.is_empty() {
+            continue;
+        }
+        out.push(Piece {
+            words,
+            x0: words.iter().map(|w| w.fx0).fold(f32::MAX, f32::min),
+            x1: words.iter().map(|w| w.fx1).fold(f32::MIN, f32::max),
+            top: line.ftop,
+            bot: line.fbot,
+            size: line.size,
+        });
+    }
+    out
+}
+
+/// Words of a sentence: three or more, mostly letters.
+fn prose_piece(p: &Piece) -> bool {
+    let (letters, all) = p.words.iter().flat_map(|w| w.text.chars()).fold((0, 0), |(l, a), c| {
+        (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace()))
+    });
+    p.words.len() >= 3 && letters * 10 >= all * 6
+}
+
+/// The piece carries on the sentence of the line above: it opens in lower case.
+fn opens_lower(p: &Piece) -> bool {
+    p.words
+        .first()
+        .and_then(|w| w.text.chars().find(|c| c.is_alphanumeric()))
+        .is_some_and(char::is_lowercase)
+}
+
+/// The pieces (top to bottom) read as wrapped running text: mostly sentence words, five words a
+/// line on average, and most lines set close under another carry on its sentence in lower case.
+/// A table's row labels are short and open in capitals; a wrapped label is one line in several.
+fn running_text(side: &[&Piece]) -> bool {
+    let n = side.len();
+    let words: usize = side.iter().map(|p| p.words.len()).sum();
+    let prose = side.iter().filter(|p| prose_piece(p)).count();
+    let (mut pairs, mut carried) = (0, 0);
+    for w in side.windows(2) {
+        let gap = w[1].top - w[0].bot;
+        if gap > -0.3 * w[1].size && gap <= w[1].size {
+            pairs += 1;
+            carried += usize::from(opens_lower(w[1]));
+        }
+    }
+    n >= 3 && words * 2 >= 9 * n && prose * 10 >= 7 * n && pairs >= 2 && carried * 2 >= pairs
+}
+
+/// The pieces are a table of its own: most of its lines with a figure open with a worded label
+/// ("Weekly  $ 71.15", "Total assets  $ 1,355,123"). An exhibit index is one table whose
+/// descriptions wrap like running text; what lies beside them ("8-K  2.1  4/30/2013") has no
+/// labels of its own.
+fn labelled(other: &[&Piece]) -> bool {
+    let mut lines: Vec<Vec<&Piece>> = vec![];
+    for p in other {
+        match lines.iter_mut().find(|l| l[0].top == p.top) {
+            Some(l) => l.push(p),
+            None => lines.push(vec![p]),
+        }
+    }
+    let worded = |p: &Piece| {
+        let t = join_words(p.words);
+        let (letters, all) = t.chars().fold((0, 0), |(l, a), c| (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace())));
+        letters >= 3 && letters * 2 >= all && !is_value(&t)
+    };
+    let (mut rows, mut named) = (0, 0);
+    for l in &mut lines {
+        l.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+        if l.iter().any(|p| is_value(&join_words(p.words))) {
+            rows += 1;
+            named += usize::from(worded(l[0]));
+        }
+    }
+    rows >= 2 && named * 10 >= rows * 6
+}
+
+/// Where text is left out of a second reading of the page: the pieces that lie within `x` and
+/// whose line's middle lies within `y`.
+#[derive(Debug, Clone, Copy)]
+struct Beside {
+    x: (f32, f32),
+    y: (f32, f32),
+}
+
+/// Columns of running text that tables of the first reading hold as row labels (see `detect`).
+///
+/// For each table: a strip at least a gutter wide, inside the table, that no piece of a line in the
+/// table's height crosses; on one side of it, pieces that read as running text (`running_text`)
+/// beside a table of its own (`labelled`), and that go on for three lines or more on that side
+/// above or below the table, two of the four nearest being sentences. The column is left out over
+/// the table's height and on through those lines (a paragraph going on above the table, whose lines
+/// would join its header rows).
+fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
+    let mut out = vec![];
+    let cut: Vec<Vec<Piece>> = lines.iter().map(pieces).collect();
+    let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
+    for t in tables {
+        let (top, bot) = (t.bbox[1], t.bbox[3]);
+        let inside: Vec<&Piece> = lines
+            .iter()
+            .zip(&cut)
+            .filter(|(l, _)| mid(l) >= top && mid(l) <= bot)
+            .flat_map(|(_, ps)| ps.iter())
+            .filter(|p| p.x1 > t.bbox[0] && p.x0 < t.bbox[2])
+            .collect();
+        if inside.len() < 6 {
+            continue;
+        }
+        let mut sizes: Vec<f32> = inside.iter().map(|p| p.size).collect();
+        sizes.sort_by(f32::total_cmp);
+        let size = sizes[sizes.len() / 2].max(1.0);
+        // Strips no piece crosses, left to right.
+        let mut spans: Vec<(f32, f32)> = inside.iter().map(|p| (p.x0, p.x1)).collect();
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut strips = vec![];
+        let mut end = f32::MIN;
+        for (a, b) in spans {
+            if end > f32::MIN && a - end >= GUTTER_EMS * size {
+                strips.push((end, a));
+            }
+            end = end.max(b);
+        }
+        // A column of text is one column: it lies beyond the first strip or the last one.
+        let ends = [(strips.first(), true), (strips.last(), false)];
+        for (strip, left) in ends {
+            let Some(&(g0, g1)) = strip else { continue };
+            // A piece that runs across the middle of the strip spans the gutter.
+            let crosses = |p: &Piece| p.x0 < (g0 + g1) / 2.0 && p.x1 > (g0 + g1) / 2.0;
+            {
+                let on_side = |p: &Piece| if left { p.x1 <= g0 } else { p.x0 >= g1 };
+                let mut side: Vec<&Piece> = inside.iter().copied().filter(|p| on_side(p)).collect();
+                side.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
+                let other: Vec<&Piece> = inside.iter().copied().filter(|p| if left { p.x0 >= g1 } else { p.x1 <= g0 }).collect();
+                if !running_text(&side) || !labelled(&other) {
+                    continue;
+                }
+                let sx0 = side.iter().map(|p| p.x0).fold(f32::MAX, f32::min);
+                let sx1 = side.iter().map(|p| p.x1).fold(f32::MIN, f32::max);
+                let near = |p: &Piece| on_side(p) && p.x1 > sx0 && p.x0 < sx1;
+                // Lines outside the table on this side, nearest first, up and down; a line with a
+                // piece across the strip ends the column there.
+                let mut reach = (top, bot);
+                let (mut beyond, mut sentences) = (0, 0);
+                for up in [true, false] {
+                    let mut order: Vec<usize> = (0..lines.len())
+                        .filter(|&i| if up { mid(&lines[i]) < top } else { mid(&lines[i]) > bot })
+                        .collect();
+                    order.sort_by(|&a, &b| {
+                        let (ma, mb) = (mid(&lines[a]), mid(&lines[b]));
+                        if up { mb.total_cmp(&ma) } else { ma.total_cmp(&mb) }
+                    });
+                    let mut edge = if up { top } else { bot };
+                    let mut seen = 0;
+                    for i in order {
+                        let l = &lines[i];
+                        let gap = if up { edge - l.fbot } else { l.ftop - edge };
+                        if gap > 2.0 * size || cut[i].iter().any(&crosses) {
+                            break;
+                        }
+                        let ps: Vec<&Piece> = cut[i].iter().filter(|p| near(p)).collect();
+                        if ps.is_empty() {
+                            continue;
+                        }
+                        seen += 1;
+                        beyond += 1;
+                        if seen <= 4 && ps.iter().any(|p| prose_piece(p)) {
+                            sentences += 1;
+                        }
+                        edge = if up { l.ftop } else { l.fbot };
+                        if up {
+                            reach.0 = reach.0.min(l.ftop);
+                        } else {
+                            reach.1 = reach.1.max(l.fbot);
+                        }
+                    }
+                }
+                // A column heading over a table's text column is one or two lines; running text
+                // goes on for three lines or more, two of them sentences near the table.
+                if beyond >= 3 && sentences >= 2 {
+                    let x = if left { (f32::MIN, g0) } else { (g1, f32::MAX) };
+                    out.push(Beside { x, y: reach });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The lines without the pieces `beside` leaves out (a line left empty is dropped).
+fn without(lines: &[Line], beside: &[Beside]) -> Vec<Line> {
+    let mut out = vec![];
+    for l in lines {
+        let m = (l.ftop + l.fbot) / 2.0;
+        let ps = pieces(l);
+        let gone = |p: &Piece| beside.iter().any(|b| m >= b.y.0 && m <= b.y.1 && p.x0 >= b.x.0 && p.x1 <= b.x.1);
+        if !ps.iter().any(gone) {
+            out.push(l.clone());
+            continue;
+        }
+        let words: Vec<Word> = ps.iter().filter(|p| !gone(p)).flat_map(|p| p.words.iter().cloned()).collect();
+        if words.is_empty() {
+            continue;
+        }
+        let mut bbox = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+        for w in &words {
+            bbox = [bbox[0].min(w.bbox[0]), bbox[1].min(w.bbox[1]), bbox[2].max(w.bbox[2]), bbox[3].max(w.bbox[3])];
+        }
+        out.push(Line {
+            dir: l.dir,
+            bbox,
+            fx0: words.iter().map(|w| w.fx0).fold(f32::MAX, f32::min),
+            fx1: words.iter().map(|w| w.fx1).fold(f32::MIN, f32::max),
+            ftop: words.iter().map(|w| w.ftop).fold(f32::MAX, f32::min),
+            fbot: words.iter().map(|w| w.fbot).fold(f32::MIN, f32::max),
+            size: l.size,
+            words,
+        });
+    }
+    out
 }
 
 /// Superscripts and subscripts ("3rd", "1st", footnote marks) are laid out as lines of their own
@@ -483,6 +753,20 @@ fn share(a: &BBox, b: &BBox) -> f32 {
     let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
     let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
     ix * iy / ((a[2] - a[0]) * (a[3] - a[1])).max(1e-3)
+}
+
+/// The box `r` holds none of the text table's figures, and at least three of its rows with figures
+/// lie below it: a ruled or shaded header over a whitespace-aligned body.
+fn header_box(r: &BBox, t: &Table) -> bool {
+    let centre = |b: &BBox| ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
+    let inside = |b: &BBox| {
+        let (x, y) = centre(b);
+        x >= r[0] && x <= r[2] && y >= r[1] && y <= r[3]
+    };
+    let values: Vec<&Cell> = t.cells.iter().filter(|c| c.col > 0 && is_value(&c.text)).collect();
+    let mut rows_below: Vec<usize> = values.iter().filter(|c| centre(&c.bbox).1 > r[3]).map(|c| c.row).collect();
+    rows_below.dedup();
+    !values.iter().any(|c| inside(&c.bbox)) && rows_below.len() >= 3
 }
 
 /// A good part of the text table `t` lies inside the lattice `r`, or `r` lies inside `t` and is
