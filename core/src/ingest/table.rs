@@ -257,6 +257,8 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
 
 /// Readings of a page without the text columns found beside its tables (see `detect`).
 const TEXT_BESIDE_ROUNDS: usize = 3;
+/// Tables of a page looked at for a text column beside them.
+const TEXT_BESIDE_TABLES: usize = 64;
 
 fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> {
     let lines: Vec<&Line> = folded.iter().collect();
@@ -510,10 +512,11 @@ fn running_text(side: &[&Piece]) -> bool {
 /// labels of its own.
 fn labelled(other: &[&Piece]) -> bool {
     let mut lines: Vec<Vec<&Piece>> = vec![];
+    // The pieces of a line come one after another.
     for p in other {
-        match lines.iter_mut().find(|l| l[0].top == p.top) {
-            Some(l) => l.push(p),
-            None => lines.push(vec![p]),
+        match lines.last_mut() {
+            Some(l) if l[0].top == p.top => l.push(p),
+            _ => lines.push(vec![p]),
         }
     }
     let worded = |p: &Piece| {
@@ -552,7 +555,9 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
     let mut out = vec![];
     let cut: Vec<Vec<Piece>> = lines.iter().map(pieces).collect();
     let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
-    for t in tables {
+    // A real page has a few tables; a hostile one with thousands is not searched for text
+    // columns (each table looks at every line).
+    for t in tables.iter().take(TEXT_BESIDE_TABLES) {
         let (top, bot) = (t.bbox[1], t.bbox[3]);
         let inside: Vec<&Piece> = lines
             .iter()
@@ -584,60 +589,58 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
             let Some(&(g0, g1)) = strip else { continue };
             // A piece that runs across the middle of the strip spans the gutter.
             let crosses = |p: &Piece| p.x0 < (g0 + g1) / 2.0 && p.x1 > (g0 + g1) / 2.0;
-            {
-                let on_side = |p: &Piece| if left { p.x1 <= g0 } else { p.x0 >= g1 };
-                let mut side: Vec<&Piece> = inside.iter().copied().filter(|p| on_side(p)).collect();
-                side.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
-                let other: Vec<&Piece> = inside.iter().copied().filter(|p| if left { p.x0 >= g1 } else { p.x1 <= g0 }).collect();
-                if !running_text(&side) || !labelled(&other) {
-                    continue;
-                }
-                let sx0 = side.iter().map(|p| p.x0).fold(f32::MAX, f32::min);
-                let sx1 = side.iter().map(|p| p.x1).fold(f32::MIN, f32::max);
-                let near = |p: &Piece| on_side(p) && p.x1 > sx0 && p.x0 < sx1;
-                // Lines outside the table on this side, nearest first, up and down; a line with a
-                // piece across the strip ends the column there.
-                let mut reach = (top, bot);
-                let (mut beyond, mut sentences) = (0, 0);
-                for up in [true, false] {
-                    let mut order: Vec<usize> = (0..lines.len())
-                        .filter(|&i| if up { mid(&lines[i]) < top } else { mid(&lines[i]) > bot })
-                        .collect();
-                    order.sort_by(|&a, &b| {
-                        let (ma, mb) = (mid(&lines[a]), mid(&lines[b]));
-                        if up { mb.total_cmp(&ma) } else { ma.total_cmp(&mb) }
-                    });
-                    let mut edge = if up { top } else { bot };
-                    let mut seen = 0;
-                    for i in order {
-                        let l = &lines[i];
-                        let gap = if up { edge - l.fbot } else { l.ftop - edge };
-                        if gap > 2.0 * size || cut[i].iter().any(&crosses) {
-                            break;
-                        }
-                        let ps: Vec<&Piece> = cut[i].iter().filter(|p| near(p)).collect();
-                        if ps.is_empty() {
-                            continue;
-                        }
-                        seen += 1;
-                        beyond += 1;
-                        if seen <= 4 && ps.iter().any(|p| prose_piece(p)) {
-                            sentences += 1;
-                        }
-                        edge = if up { l.ftop } else { l.fbot };
-                        if up {
-                            reach.0 = reach.0.min(l.ftop);
-                        } else {
-                            reach.1 = reach.1.max(l.fbot);
-                        }
+            let on_side = |p: &Piece| if left { p.x1 <= g0 } else { p.x0 >= g1 };
+            let mut side: Vec<&Piece> = inside.iter().copied().filter(|p| on_side(p)).collect();
+            side.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
+            let other: Vec<&Piece> = inside.iter().copied().filter(|p| if left { p.x0 >= g1 } else { p.x1 <= g0 }).collect();
+            if !running_text(&side) || !labelled(&other) {
+                continue;
+            }
+            let sx0 = side.iter().map(|p| p.x0).fold(f32::MAX, f32::min);
+            let sx1 = side.iter().map(|p| p.x1).fold(f32::MIN, f32::max);
+            let near = |p: &Piece| on_side(p) && p.x1 > sx0 && p.x0 < sx1;
+            // Lines outside the table on this side, nearest first, up and down; a line with a
+            // piece across the strip ends the column there.
+            let mut reach = (top, bot);
+            let (mut beyond, mut sentences) = (0, 0);
+            for up in [true, false] {
+                let mut order: Vec<usize> = (0..lines.len())
+                    .filter(|&i| if up { mid(&lines[i]) < top } else { mid(&lines[i]) > bot })
+                    .collect();
+                order.sort_by(|&a, &b| {
+                    let (ma, mb) = (mid(&lines[a]), mid(&lines[b]));
+                    if up { mb.total_cmp(&ma) } else { ma.total_cmp(&mb) }
+                });
+                let mut edge = if up { top } else { bot };
+                let mut seen = 0;
+                for i in order {
+                    let l = &lines[i];
+                    let gap = if up { edge - l.fbot } else { l.ftop - edge };
+                    if gap > 2.0 * size || cut[i].iter().any(&crosses) {
+                        break;
+                    }
+                    let ps: Vec<&Piece> = cut[i].iter().filter(|p| near(p)).collect();
+                    if ps.is_empty() {
+                        continue;
+                    }
+                    seen += 1;
+                    beyond += 1;
+                    if seen <= 4 && ps.iter().any(|p| prose_piece(p)) {
+                        sentences += 1;
+                    }
+                    edge = if up { l.ftop } else { l.fbot };
+                    if up {
+                        reach.0 = reach.0.min(l.ftop);
+                    } else {
+                        reach.1 = reach.1.max(l.fbot);
                     }
                 }
-                // A column heading over a table's text column is one or two lines; running text
-                // goes on for three lines or more, two of them sentences near the table.
-                if beyond >= 3 && sentences >= 2 {
-                    let x = if left { (f32::MIN, g0) } else { (g1, f32::MAX) };
-                    out.push(Beside { x, y: reach });
-                }
+            }
+            // A column heading over a table's text column is one or two lines; running text
+            // goes on for three lines or more, two of them sentences near the table.
+            if beyond >= 3 && sentences >= 2 {
+                let x = if left { (f32::MIN, g0) } else { (g1, f32::MAX) };
+                out.push(Beside { x, y: reach });
             }
         }
     }
