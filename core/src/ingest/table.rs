@@ -472,11 +472,16 @@ fn pieces(line: &Line) -> Vec<Piece<'_>> {
     out
 }
 
+/// Letters among the piece's characters, and all its characters but spaces.
+fn letter_count(p: &Piece) -> (usize, usize) {
+    p.words.iter().flat_map(|w| w.text.chars()).fold((0, 0), |(l, a), c| {
+        (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace()))
+    })
+}
+
 /// Words of a sentence: three or more, mostly letters.
 fn prose_piece(p: &Piece) -> bool {
-    let (letters, all) = p.words.iter().flat_map(|w| w.text.chars()).fold((0, 0), |(l, a), c| {
-        (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace()))
-    });
+    let (letters, all) = letter_count(p);
     p.words.len() >= 3 && letters * 10 >= all * 6
 }
 
@@ -520,9 +525,8 @@ fn labelled(other: &[&Piece]) -> bool {
         }
     }
     let worded = |p: &Piece| {
-        let t = join_words(p.words);
-        let (letters, all) = t.chars().fold((0, 0), |(l, a), c| (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace())));
-        letters >= 3 && letters * 2 >= all && !is_value(&t)
+        let (letters, all) = letter_count(p);
+        letters >= 3 && letters * 2 >= all && !is_value(&join_words(p.words))
     };
     let (mut rows, mut named) = (0, 0);
     for l in &mut lines {
