@@ -923,3 +923,100 @@ fn a_table_column_of_wrapped_text_stays_in_its_table() {
         assert!(cells.iter().any(|c| c.contains(text)), "{file} p{page}: {cells:?}");
     }
 }
+
+/// A table's header cells on a page: (row, column, columns spanned, text).
+fn header_cells(t: &ingest::Table) -> Vec<(usize, usize, usize, String)> {
+    t.cells.iter().filter(|c| c.row < t.header_rows).map(|c| (c.row, c.col, c.col_span, c.text.clone())).collect()
+}
+
+#[test]
+fn a_heading_ruled_off_over_a_group_of_columns_spans_the_group_and_stays_out_of_the_cells_below() {
+    // Census table 324 (tests/fixtures/README.md): "Total", "Male" and "Female" each sit over the
+    // middle of three columns, a rule under them and vertical rules between the groups. The
+    // lines below read "Under 18 / years" and "18 years / and over", the last line's words closer
+    // together than a cell gap.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
+    let bytes = read(&format!("{dir}census-arrests-2009.pdf"));
+    let ex = ingest::extract(&bytes, "census-arrests-2009.pdf", &IngestSettings::default());
+    let t = &ex.pages[0].tables[0];
+    assert_eq!(t.header_rows, 2, "{:?}", header_cells(t));
+    let head = header_cells(t);
+    let groups: Vec<(usize, usize, usize, String)> = head.iter().filter(|c| c.0 == 0).cloned().collect();
+    assert_eq!(
+        groups,
+        [(0, 1, 3, "Total".to_string()), (0, 4, 3, "Male".to_string()), (0, 7, 3, "Female".to_string())]
+    );
+    let below: Vec<&str> = head.iter().filter(|c| c.0 == 1).map(|c| c.3.as_str()).collect();
+    let group = ["Total", "Under 18 years", "18 years and over"];
+    assert_eq!(below, [&["Offense charged"][..], &group, &group, &group].concat());
+}
+
+#[test]
+fn a_rule_under_one_header_cell_keeps_its_lines_together_and_bounds_the_columns_it_spans() {
+    // Ulta Beauty earnings release p6: "13 Weeks Ended" is ruled off over both periods; each date
+    // is ruled off over its amount and percent columns, with a second rule under its own
+    // "(Unaudited)" line, which stays in the date's cell.
+    let bytes = read(&format!("{FB}ULTABEAUTY_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(&bytes, "ULTABEAUTY_2023Q4_EARNINGS.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 6).expect("page 6");
+    let head = header_cells(&p.tables[0]);
+    assert_eq!(
+        head,
+        [
+            (0, 1, 4, "13 Weeks Ended".to_string()),
+            (1, 1, 2, "January 28, 2023 (Unaudited)".to_string()),
+            (1, 3, 2, "January 29, 2022 (Unaudited)".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn a_section_label_below_the_rule_under_the_header_opens_the_body() {
+    // Amcor 10-Q p8 (cash flows): the first line under the header's rule is the section label
+    // "Cash flows from operating activities:", a row of the body, not the second line of
+    // "($ in millions)".
+    let bytes = read(&format!("{FB}AMCOR_2023Q2_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "AMCOR_2023Q2_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 8).expect("page 8");
+    let g = p.tables[0].grid();
+    assert!(g.iter().any(|r| r[0] == "($ in millions)" && r[1..] == ["2022", "2021"]), "{g:?}");
+    assert!(g.iter().any(|r| r[0] == "Cash flows from operating activities:"), "{g:?}");
+}
+
+#[test]
+fn a_table_whose_first_header_row_is_one_spanning_heading_is_still_a_table() {
+    // Adobe 10-K p95, an exhibit index: "Incorporated by Reference" alone on the first header
+    // row, ruled off over four columns, with many wrapped descriptions below. The heading fills
+    // the columns it spans; counted as one cell the table read as too sparse and was dropped.
+    let bytes = read(&format!("{FB}ADOBE_2022_10K.pdf"));
+    let ex = ingest::extract(&bytes, "ADOBE_2022_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 95).expect("page 95");
+    let rows: Vec<Vec<String>> = p.tables.iter().flat_map(|t| t.grid()).collect();
+    let row = rows.iter().find(|r| r[0] == "10.3E").unwrap_or_else(|| panic!("{rows:?}"));
+    assert_eq!(row[2..5], ["8-K", "1/27/21", "10.3"], "{row:?}");
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "10.3E")).expect("table");
+    assert!(header_cells(t).iter().any(|c| c.3 == "Incorporated by Reference" && c.2 >= 3), "{:?}", header_cells(t));
+}
+
+#[test]
+fn a_text_column_beside_one_table_ends_above_the_next_table_in_that_column() {
+    // JPMorgan 10-Q p45: the left column's running text stands beside the "Long-term secured
+    // funding" table on the right, and further down the same left column holds the "Long-term
+    // unsecured funding" table. Reading the page without the text column must not take that
+    // table's lines with it, and neither table takes in the other column's text.
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 45).expect("page 45");
+    let find = |label: &str| {
+        p.tables
+            .iter()
+            .find_map(|t| t.grid().into_iter().find(|r| r[0] == label).map(|r| (t.bbox, r)))
+            .unwrap_or_else(|| panic!("{label}: {:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()))
+    };
+    let (right, row) = find("Credit card securitization");
+    assert_eq!(row[1..], ["$ —", "$ 1,000", "$ 625", "$ 900"]);
+    assert!(right[0] > 300.0, "{right:?}");
+    let (left, row) = find("Total long-term unsecured funding – issuance");
+    assert_eq!(row[1..], ["$ 13,538", "$ 9,387", "$ 10,495", "$ 9,252"]);
+    assert!(left[2] < 300.0, "{left:?}");
+}

@@ -45,8 +45,9 @@ pub mod vision;
 /// text reads in logical order. 6: marked content's `/ActualText` stands for the glyphs it marks;
 /// Type 3 glyphs named after their codes read as those characters. 7: a column of running text
 /// beside a table is no longer read as its row labels; a table label's marks and second line stay
-/// with it beside a larger text column.
-pub const READER_VERSION: u32 = 7;
+/// with it beside a larger text column. 8: header rules: a heading ruled off over a group of
+/// columns spans them and stays out of the cells below; header lines split where the columns do.
+pub const READER_VERSION: u32 = 8;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};

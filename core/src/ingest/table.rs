@@ -627,6 +627,11 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
                     if ps.is_empty() {
                         continue;
                     }
+                    // A line of a table on this side (pieces apart, or a figure) is not the
+                    // column's text: the column ends above the next table in it.
+                    if ps.len() >= 2 || ps.iter().any(|p| is_value(&join_words(p.words))) {
+                        break;
+                    }
                     seen += 1;
                     beyond += 1;
                     if seen <= 4 && ps.iter().any(|p| prose_piece(p)) {
@@ -858,7 +863,9 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
             lines: 1,
         });
     }
-    let mut grid_rows = merge_rows(raw);
+    // Tables are read from upright lines (`detect`), in the page space of the rules.
+    let (hrules, vrules) = (&graphics.hrules[..], &graphics.vrules[..]);
+    let mut grid_rows = merge_rows(raw, &columns, hrules);
     // Stacked header cells are wider than any one of their lines: place them again.
     for r in grid_rows.iter_mut().filter(|r| r.lines > 1 && !r.value) {
         let mut cells = vec![];
@@ -870,6 +877,9 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         r.cells = cells;
     }
     let first_value_row = grid_rows.iter().position(|r| r.value);
+    for r in grid_rows.iter_mut().take(first_value_row.unwrap_or(0)) {
+        span_to_rules(&mut r.cells, &columns, hrules, vrules);
+    }
     let grid_rows: Vec<Vec<(usize, usize, Seg)>> = grid_rows.into_iter().map(|r| r.cells).collect();
     if grid_rows.len() < 2 {
         return None;
@@ -902,9 +912,15 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
             });
         }
     }
-    // Chart axes and legends line up like a table but leave most of the grid empty.
-    let filled = grid_rows.iter().map(|r| r.len()).sum::<usize>() as f32;
-    let multi = grid_rows.iter().filter(|r| r.len() >= 2).count();
+    // Chart axes and legends line up like a table but leave most of the grid empty. A spanning
+    // header fills the columns it spans, and a header row of one spanning heading counts as a
+    // row of several cells.
+    let header = first_value_row.unwrap_or(0);
+    let covers = |i: usize, r: &[(usize, usize, Seg)]| {
+        if i < header { r.iter().map(|c| c.1).sum::<usize>() } else { r.len() }
+    };
+    let filled = grid_rows.iter().enumerate().map(|(i, r)| covers(i, r)).sum::<usize>() as f32;
+    let multi = grid_rows.iter().enumerate().filter(|(i, r)| covers(*i, r) >= 2).count();
     if filled < 0.4 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
         return None;
     }
@@ -1077,13 +1093,17 @@ fn append_seg(into: &mut Seg, from: &Seg) {
 ///   values without a label of its own;
 /// - a label-only line starting with `(` or lowercase right under a row continues that row's label;
 /// - a header line whose cells sit in the columns of the header line above it (no values yet).
-fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
+fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> Vec<RawRow> {
     // Header lines are only merged above the first value row of a table that has values; in a
     // table of text every line is its own row.
     let has_values = raw.iter().any(|r| r.value);
     let mut out: Vec<RawRow> = vec![];
     for r in raw {
         let in_header = has_values && !out.iter().any(|o| o.value);
+        let r = match out.last() {
+            Some(prev) if in_header && !r.value && !prev.value => split_under(prev, r, columns),
+            _ => r,
+        };
         if let Some(prev) = out.last_mut() {
             let tight = r.top - prev.bot < 0.6 * r.size.max(prev.size);
             let starts_low = r
@@ -1123,7 +1143,13 @@ fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
             // Multi-line header cells: each line's pieces sit under exactly one piece of the
             // line above (one-to-one); a piece over two pieces is a spanning header and stays
             // a row of its own.
-            if tight && in_header && !r.value && !prev.value && prev.lines < 4 && stacks(prev, &r)
+            if tight
+                && in_header
+                && !r.value
+                && !prev.value
+                && prev.lines < 4
+                && stacks(prev, &r)
+                && !ruled_between(prev, &r, columns, hrules)
             {
                 for c in r.cells {
                     match prev.cells.iter_mut().find(|p| overlaps(&p.2, &c.2)) {
@@ -1139,6 +1165,185 @@ fn merge_rows(raw: Vec<RawRow>) -> Vec<RawRow> {
         out.push(r);
     }
     out
+}
+
+/// A header line set under two pieces of the line above continues each of them, even where its
+/// words are closer than a cell gap ("Under 18 | 18 years" over "years and over"): it is cut
+/// where consecutive words stand in different value columns, when every part then lies mostly
+/// under one piece above or under none, and at least two under one. A piece *over* two pieces
+/// is a spanning header and is left whole (only the lower line is cut).
+fn split_under(upper: &RawRow, mut lower: RawRow, columns: &[(f32, f32)]) -> RawRow {
+    let column_of = |w: &Word| {
+        columns
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k, w.fx1.min(c.1) - w.fx0.max(c.0)))
+            .filter(|(_, ov)| *ov > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(k, _)| k)
+    };
+    let mut cells = vec![];
+    for (c, span, sg) in lower.cells {
+        let above = upper.cells.iter().filter(|p| overlaps(&p.2, &sg)).count();
+        if above < 2 {
+            cells.push((c, span, sg));
+            continue;
+        }
+        let mut parts: Vec<Seg> = vec![];
+        let mut last_col = None;
+        for w in &sg.words {
+            let col = column_of(w);
+            let new_part = match (parts.last(), last_col, col) {
+                (None, _, _) => true,
+                (Some(p), Some(a), Some(b)) => a != b && p.x1 < w.fx0,
+                _ => false,
+            };
+            if new_part {
+                parts.push(Seg { words: vec![], x0: w.fx0, x1: w.fx1 });
+            }
+            if let Some(p) = parts.last_mut() {
+                p.x0 = p.x0.min(w.fx0);
+                p.x1 = p.x1.max(w.fx1);
+                p.words.push(w.clone());
+            }
+            last_col = col.or(last_col);
+        }
+        let placed: Vec<(usize, usize, Seg)> = parts
+            .into_iter()
+            .map(|p| {
+                let (c0, span) = place(&p, columns);
+                (c0, span, p)
+            })
+            .collect();
+        // A part under a piece above lies mostly under it; a line centred across the columns
+        // ("(in thousands, except per share data)" under the years) is not cut.
+        let under = |p: &Seg| {
+            let ov: Vec<f32> = upper.cells.iter().map(|a| p.x1.min(a.2.x1) - p.x0.max(a.2.x0)).filter(|&o| o > 0.0).collect();
+            match ov[..] {
+                [] => Some(false),
+                [o] if o >= 0.5 * (p.x1 - p.x0) => Some(true),
+                _ => None,
+            }
+        };
+        let unders: Option<Vec<bool>> = placed.iter().map(|p| under(&p.2)).collect();
+        let clean = placed.windows(2).all(|w| w[0].0 + w[0].1 <= w[1].0)
+            && unders.is_some_and(|u| u.iter().filter(|&&b| b).count() >= 2);
+        if clean {
+            cells.extend(placed);
+        } else {
+            cells.push((c, span, sg));
+        }
+    }
+    lower.cells = cells;
+    lower
+}
+
+/// A rule drawn between two header lines, under a piece of the upper line that the lower line
+/// would continue, separates them when it runs under several pieces of either line (under a
+/// group heading and over its columns, "Total" over "Under 18 | 18 years"; under a whole header
+/// row and over the body's first label, "(in millions) | 2023 | 2022" over "Assets"), or when it
+/// spans several columns and the lower piece is not centred under it ("Incorporated by
+/// Reference" over the "Exhibit" of one of its columns). A rule under one piece and over one
+/// piece centred like it underlines a line of one cell and separates nothing ("One Withholding"
+/// over "Allowance"; "January 28, 2023" over "(Unaudited)", both centred over their two columns).
+fn ruled_between(upper: &RawRow, lower: &RawRow, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> bool {
+    let runs = rule_runs(hrules, upper.bot - 1.0, lower.top + 1.0);
+    let across = |r: &(f32, f32), row: &RawRow| row.cells.iter().filter(|(_, _, s)| r.0 < s.x1 && r.1 > s.x0).count();
+    let n_columns = |r: &(f32, f32)| {
+        columns.iter().skip(1).filter(|c| (c.0 + c.1) / 2.0 > r.0 && (c.0 + c.1) / 2.0 < r.1).count()
+    };
+    let off_centre = |r: &(f32, f32), s: &Seg| ((s.x0 + s.x1) - (r.0 + r.1)).abs() / 2.0 > 0.25 * (r.1 - r.0);
+    upper.cells.iter().any(|(_, _, p)| {
+        lower.cells.iter().any(|(_, _, c)| {
+            let (a, b) = (p.x0.max(c.x0), p.x1.min(c.x1));
+            a < b
+                && runs.iter().any(|r| {
+                    r.0 < b
+                        && r.1 > a
+                        && (across(r, upper) >= 2 || across(r, lower) >= 2 || n_columns(r) >= 2 && off_centre(r, c))
+                })
+        })
+    })
+}
+
+/// The horizontal rules drawn between `y0` and `y1`, pieces drawn end to end at one height (cell
+/// borders) joined into one rule each: their extents.
+fn rule_runs(hrules: &[[f32; 3]], y0: f32, y1: f32) -> Vec<(f32, f32)> {
+    let mut spans: Vec<[f32; 3]> = hrules.iter().filter(|h| h[0] >= y0 && h[0] <= y1).copied().collect();
+    spans.sort_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
+    let mut runs: Vec<[f32; 3]> = vec![];
+    for h in spans {
+        match runs.last_mut() {
+            Some(r) if (h[0] - r[0]).abs() <= 0.5 && h[1] <= r[2] + 1.0 => r[2] = r[2].max(h[2]),
+            _ => runs.push(h),
+        }
+    }
+    runs.into_iter().map(|r| (r[1], r[2])).collect()
+}
+
+/// A header cell spans the value columns its rules enclose (spec §4.1 step 5, spanning
+/// headers): the vertical rules on either side of it, and the rules drawn under its lines
+/// (`rules_under`). "Total" set over the middle of its three columns spans all three. A cell
+/// that shares its enclosure with another cell of the row spans nothing more.
+fn span_to_rules(cells: &mut [(usize, usize, Seg)], columns: &[(f32, f32)], hrules: &[[f32; 3]], vrules: &[[f32; 3]]) {
+    let bounds: Vec<Option<(f32, f32)>> = cells
+        .iter()
+        .map(|(c, _, sg)| {
+            if *c == 0 || sg.words.is_empty() {
+                return None;
+            }
+            let top = sg.words.iter().map(|w| w.ftop).fold(f32::MAX, f32::min);
+            let bot = sg.words.iter().map(|w| w.fbot).fold(f32::MIN, f32::max);
+            let em = sg.words.iter().map(|w| w.fbot - w.ftop).fold(f32::MAX, f32::min).max(1.0);
+            let mid = (top + bot) / 2.0;
+            let (mut lo, mut hi) = (f32::MIN, f32::MAX);
+            let mut ruled = false;
+            for v in vrules.iter().filter(|v| v[1] <= mid && v[2] >= mid) {
+                if v[0] <= sg.x0 + 0.5 && v[0] > lo {
+                    lo = v[0];
+                    ruled = true;
+                }
+                if v[0] >= sg.x1 - 0.5 && v[0] < hi {
+                    hi = v[0];
+                    ruled = true;
+                }
+            }
+            if let Some((a, b)) = rules_under(sg, top, bot, em, hrules) {
+                lo = lo.max(a);
+                hi = hi.min(b);
+                ruled = true;
+            }
+            ruled.then_some((lo, hi))
+        })
+        .collect();
+    let centre = |s: &Seg| (s.x0 + s.x1) / 2.0;
+    for i in 0..cells.len() {
+        let Some((lo, hi)) = bounds[i] else { continue };
+        let alone = cells.iter().enumerate().all(|(j, o)| j == i || !(centre(&o.2) > lo && centre(&o.2) < hi));
+        let inside: Vec<usize> = (1..columns.len())
+            .filter(|&k| {
+                let m = (columns[k].0 + columns[k].1) / 2.0;
+                m > lo && m < hi
+            })
+            .collect();
+        let (Some(&a), Some(&b)) = (inside.first(), inside.last()) else { continue };
+        let (c0, span) = (cells[i].0, cells[i].1);
+        let free = cells.iter().enumerate().all(|(j, o)| j == i || o.0 + o.1 <= a || o.0 > b);
+        if alone && free && b - a + 1 > span && a <= c0 && c0 + span - 1 <= b {
+            cells[i].0 = a;
+            cells[i].1 = b - a + 1;
+        }
+    }
+}
+
+/// The rules drawn under a header cell's lines or right under the cell (within half a line), each
+/// wider than the cell, pieces of one rule drawn end to end joined: the extent they all share.
+fn rules_under(sg: &Seg, top: f32, bot: f32, em: f32, hrules: &[[f32; 3]]) -> Option<(f32, f32)> {
+    let w = sg.x1 - sg.x0;
+    rule_runs(hrules, top + 0.25 * em, bot + 0.5 * em)
+        .into_iter()
+        .filter(|r| r.0 <= sg.x0 + 0.5 && r.1 >= sg.x1 - 0.5 && r.1 - r.0 > 1.5 * w)
+        .reduce(|a, b| (a.0.max(b.0), a.1.min(b.1)))
 }
 
 /// The columns a segment belongs to: those it covers for a good part of the column's or its own
