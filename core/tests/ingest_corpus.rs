@@ -1020,3 +1020,17 @@ fn a_text_column_beside_one_table_ends_above_the_next_table_in_that_column() {
     assert_eq!(row[1..], ["$ 13,538", "$ 9,387", "$ 10,495", "$ 9,252"]);
     assert!(left[2] < 300.0, "{left:?}");
 }
+
+#[test]
+fn a_dollar_sign_opens_the_next_figure_however_tight_the_columns() {
+    // Ulta Beauty p7: "$ 737,877" and "$ 431,560" stand a word space apart, and the second dollar
+    // sign was read as the end of the first figure ("$ 737,877 $ | 431,560").
+    let bytes = read(&format!("{FB}ULTABEAUTY_2023Q4_EARNINGS.pdf"));
+    let ex = ingest::extract(&bytes, "ULTABEAUTY_2023Q4_EARNINGS.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 7).expect("page 7");
+    let rows: Vec<Vec<String>> = p.tables.iter().flat_map(|t| t.grid()).collect();
+    for (label, values) in [("Cash and cash equivalents", ["$ 737,877", "$ 431,560"]), ("Total assets", ["$ 5,370,411", "$ 4,764,379"])] {
+        let row = row_labelled(&rows, label).unwrap_or_else(|| panic!("{label}: {rows:?}"));
+        assert_eq!(row[1..], values, "{row:?}");
+    }
+}

@@ -88,14 +88,18 @@ fn is_single_number(s: &str) -> bool {
 }
 
 /// Two numeric words side by side on a row, more than half an em apart, are two values (tight
-/// columns such as `n  %Pos`), unless the second is the share beside a count ("63 (18.5%)").
+/// columns such as `n  %Pos`), unless the second is the share beside a count ("63 (18.5%)"); so
+/// are a figure and a dollar sign after it, a quarter of an em apart.
 /// Below half an em the gap is a word space ("December 31, 2022, 2021 and 2020").
 fn separate_values(prev: &Word, next: &Word, size: f32) -> bool {
     let gap = next.fx0 - prev.fx1;
-    gap > 0.5 * size
+    // A dollar sign never closes a figure: it opens the next one, however tight the columns
+    // ("$ (473)  $ 166", a word space apart). (A euro sign may follow its figure: "1 234 €".)
+    let currency = matches!(next.text.as_str(), "$" | "$(" | "$ (");
+    gap > if currency { 0.25 } else { 0.5 } * size
         && prev.text != "$"
         && is_number(&prev.text)
-        && is_number(&next.text)
+        && (is_number(&next.text) || currency)
         && !(next.text.starts_with('(') && next.text.ends_with("%)"))
 }
 
