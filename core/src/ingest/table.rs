@@ -94,7 +94,7 @@ fn is_single_number(s: &str) -> bool {
 fn separate_values(prev: &Word, next: &Word, size: f32) -> bool {
     let gap = next.fx0 - prev.fx1;
     // A dollar sign never closes a figure: it opens the next one, however tight the columns
-    // ("$ (473)  $ 166", a word space apart). (A euro sign may follow its figure: "1 234 €".)
+    // ("$ (473)  $ 166", a word space apart). A euro sign may follow its figure ("1 234 €").
     let currency = matches!(next.text.as_str(), "$" | "$(" | "$ (");
     gap > if currency { 0.25 } else { 0.5 } * size
         && prev.text != "$"
@@ -565,7 +565,7 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
     let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
     // A real page has a few tables; a hostile one with thousands is not searched for text
     // columns (each table looks at every line).
-    for t in tables.iter().take(TEXT_BESIDE_TABLES) {
+    for (k, t) in tables.iter().enumerate().take(TEXT_BESIDE_TABLES) {
         let (top, bot) = (t.bbox[1], t.bbox[3]);
         let inside: Vec<&Piece> = lines
             .iter()
@@ -631,9 +631,17 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
                     if ps.is_empty() {
                         continue;
                     }
-                    // A line of a table on this side (pieces apart, or a figure) is not the
-                    // column's text: the column ends above the next table in it.
-                    if ps.len() >= 2 || ps.iter().any(|p| is_value(&join_words(p.words))) {
+                    // The column ends above the next table of the first reading in it: a line
+                    // inside another table whose pieces on this side are a row of it (pieces
+                    // apart, or a figure), not a line of text read across both columns.
+                    let in_other = tables.iter().enumerate().any(|(j, o)| {
+                        j != k
+                            && mid(l) >= o.bbox[1]
+                            && mid(l) <= o.bbox[3]
+                            && ps.iter().any(|p| p.x1 > o.bbox[0] && p.x0 < o.bbox[2])
+                    });
+                    let row = ps.len() >= 2 || ps.iter().any(|p| is_value(&join_words(p.words)));
+                    if in_other && row {
                         break;
                     }
                     seen += 1;
@@ -919,7 +927,17 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     // Chart axes and legends line up like a table but leave most of the grid empty. A spanning
     // header fills the columns it spans, and a header row of one spanning heading counts as a
     // row of several cells.
-    let header = first_value_row.unwrap_or(0);
+    // Only a table of figures (in two columns or more, or three rows or more) has headers that
+    // span; equations set in a grid (fraction bars under their numerators, each equation's number
+    // at the right margin) do not.
+    let value_columns: std::collections::BTreeSet<usize> = grid_rows
+        .iter()
+        .flatten()
+        .filter(|(c, _, s)| *c > 0 && is_value(&s.text()))
+        .map(|(c, _, _)| *c)
+        .collect();
+    let figures = value_columns.len() >= 2 || n_value_rows >= 3;
+    let header = if figures { first_value_row.unwrap_or(0) } else { 0 };
     let covers = |i: usize, r: &[(usize, usize, Seg)]| {
         if i < header { r.iter().map(|c| c.1).sum::<usize>() } else { r.len() }
     };
