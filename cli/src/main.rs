@@ -41,6 +41,7 @@ pub(crate) fn reading_threads() -> usize {
 }
 
 fn main() -> ExitCode {
+    quiet_on_a_closed_pipe();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let Some((cmd, rest)) = argv.split_first() else {
         eprintln!("{USAGE}");
@@ -65,5 +66,17 @@ fn main() -> ExitCode {
             eprintln!("clair: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `clair tables x.pdf | head` closes the pipe early: like any Unix tool, stop quietly there
+/// (SIGPIPE's default action) rather than panic in `println!` on the broken pipe, which Rust's
+/// runtime would make of it by ignoring the signal.
+fn quiet_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

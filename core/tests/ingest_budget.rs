@@ -31,13 +31,18 @@ const FONT: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
 /// text. Objects: 1 catalog, 2 pages, 3 font, 4 page 1, 5 its content, 6 page 2, 7 its content,
 /// then `extra` (forms).
 fn two_pages(hostile: &[u8], xobjects: &str, extra: Vec<Vec<u8>>) -> Vec<u8> {
+    two_pages_with(hostile, &format!("/Font << /F1 3 0 R >> /XObject << {xobjects} >>"), extra)
+}
+
+/// [`two_pages`] with page 1's resources (the entries of its dictionary) given whole.
+fn two_pages_with(hostile: &[u8], resources: &str, extra: Vec<Vec<u8>>) -> Vec<u8> {
     let mut c1 = b"BT /F1 12 Tf 72 720 Td (Read before the flood) Tj ET\n".to_vec();
     c1.extend_from_slice(hostile);
     let mut objs = vec![
         b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
         b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>".to_vec(),
         FONT.as_bytes().to_vec(),
-        format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << {xobjects} >> >> /Contents 5 0 R >>").into_bytes(),
+        format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << {resources} >> /Contents 5 0 R >>").into_bytes(),
         stream("", &c1),
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>".to_vec(),
         stream("", b"BT /F1 12 Tf 72 720 Td (The second page is intact) Tj ET"),
@@ -163,4 +168,119 @@ fn the_renderer_draws_within_the_users_budget_not_a_fixed_one() {
     assert!(budget_warning(&ingest::extract(&bytes, "strokes.pdf", &raised)).is_none());
     let r = clair_core::render::render_page(&bytes, 1, 0.5, &raised).expect("drawn once the budget is raised");
     assert_eq!(r.pages, 2);
+}
+
+/// `n` inline images as the fuzzer left them (seed 1796245000, input 1045): each image's data is
+/// followed by a few operators and a stray `EI`, so hayro cannot tell where the data ends without
+/// reading on — and reads the next images the same way, recursively.
+fn tangled_images(n: usize) -> Vec<u8> {
+    let mut c = b"q ".to_vec();
+    for _ in 0..n {
+        c.extend_from_slice(b"BI /W 4 /H 1 /BPC 8 /CS /G ID \x01\x02x\x01 EI T* h 0x\x01\x02x EI ");
+    }
+    c.extend_from_slice(b"Q\nBT /F1 12 Tf 72 600 Td (After the images) Tj ET\n");
+    c
+}
+
+/// Extract on a thread with the stack a wasm worker has (1 MiB), where an overflow is a crash no
+/// guard can catch.
+fn extract_on_a_small_stack(bytes: Vec<u8>, name: &'static str) -> (ingest::Extracted, Duration) {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let t = Instant::now();
+            let ex = ingest::extract(&bytes, name, &IngestSettings::default());
+            (ex, t.elapsed())
+        })
+        .expect("a thread")
+        .join()
+        .expect("extract returned")
+}
+
+fn tangle_warning(ex: &ingest::Extracted) -> Option<&String> {
+    ex.warnings.iter().find(|w| w.contains("page 1") && w.contains("inline images whose data has no clear end"))
+}
+
+/// 40 such images took hayro minutes (the work doubles with each) and 6,345 overflowed the stack.
+/// The page is read up to them, with a warning; the next page is intact; the viewer refuses to draw
+/// the page rather than hang.
+#[test]
+fn inline_images_without_a_clear_end_cost_the_rest_of_their_page_not_minutes_or_the_stack() {
+    for n in [40, 6_345] {
+        let bytes = two_pages(&tangled_images(n), "", vec![]);
+        let (ex, took) = extract_on_a_small_stack(bytes.clone(), "tangled.pdf");
+        eprintln!("{n} tangled inline images: extract took {:.3} s", took.as_secs_f64());
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        let w = tangle_warning(&ex).unwrap_or_else(|| panic!("no warning in {:?}", ex.warnings));
+        assert!(w.contains("the rest of the page was not read"), "{w}");
+        assert!(ex.pages[0].text.contains("Read before the flood"), "{}", ex.pages[0].text);
+        assert!(!ex.pages[0].text.contains("After the images"));
+        assert!(ex.pages[1].text.contains("The second page is intact"));
+        let e = clair_core::render::render_page(&bytes, 1, 0.5, &IngestSettings::default()).unwrap_err();
+        assert!(e.contains("too complex to draw") && e.contains("no clear end"), "{e}");
+        assert!(clair_core::render::render_page(&bytes, 2, 0.5, &IngestSettings::default()).is_ok());
+    }
+    // A few are read whole: hayro settles them quickly.
+    let (ex, _) = extract_on_a_small_stack(two_pages(&tangled_images(8), "", vec![]), "few.pdf");
+    assert!(tangle_warning(&ex).is_none(), "{:?}", ex.warnings);
+    assert!(ex.pages[0].text.contains("After the images"), "{}", ex.pages[0].text);
+}
+
+/// The same images inside a form, a Type3 glyph and a tiling pattern: each is a content stream
+/// hayro reads when it is drawn. The page is cut before the operator that would draw it.
+#[test]
+fn tangled_inline_images_in_forms_glyphs_and_patterns_are_not_drawn() {
+    let form = stream("/Type /XObject /Subtype /Form /BBox [0 0 612 792]", &tangled_images(6_345));
+    let glyph = stream("", &[b"0 0 d0 ".as_slice(), &tangled_images(6_345)].concat());
+    let type3 = b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1 1] /FontMatrix [1 0 0 1 0 0] /CharProcs << /g 9 0 R >> /Encoding << /Differences [65 /g] >> /FirstChar 65 /LastChar 65 /Widths [1] >>".to_vec();
+    let cell = stream("/PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 10 10] /XStep 10 /YStep 10 /Resources << >>", &tangled_images(6_345));
+    let cases: [(&str, &[u8]); 3] = [
+        ("form", b"/X Do\n"),
+        ("Type3 glyph", b"BT /T3 12 Tf 72 500 Td (A) Tj ET\n"),
+        ("tiling pattern", b"/Pattern cs /P scn 0 0 100 100 re f\n"),
+    ];
+    for (what, draw) in cases {
+        let mut hostile = draw.to_vec();
+        hostile.extend_from_slice(b"BT /F1 12 Tf 72 400 Td (After the drawing) Tj ET\n");
+        // Objects 8 the form, 9 the glyph program, 10 the Type3 font, 11 the pattern.
+        let resources = "/Font << /F1 3 0 R /T3 10 0 R >> /XObject << /X 8 0 R >> /Pattern << /P 11 0 R >>";
+        let bytes = two_pages_with(&hostile, resources, vec![form.clone(), glyph.clone(), type3.clone(), cell.clone()]);
+        let (ex, took) = extract_on_a_small_stack(bytes.clone(), "drawn.pdf");
+        eprintln!("{what}: extract took {:.3} s, warnings {:?}", took.as_secs_f64(), ex.warnings);
+        let e = clair_core::render::render_page(&bytes, 1, 0.5, &IngestSettings::default()).unwrap_err();
+        assert!(e.contains("no clear end"), "{what}: {e}");
+        assert!(took < Duration::from_secs(10), "{what}: took {took:?}");
+        assert!(tangle_warning(&ex).is_some(), "{what}: {:?}", ex.warnings);
+        assert!(ex.pages[0].text.contains("Read before the flood"), "{what}: {}", ex.pages[0].text);
+        assert!(ex.pages[1].text.contains("The second page is intact"), "{what}");
+    }
+}
+
+/// Inline images with a clear end are read as they are, however many: 5,000 strips of binary or
+/// hexadecimal data (a scanned page drawn in bands), with the text after them.
+#[test]
+fn many_inline_images_with_a_clear_end_are_read_whole() {
+    for (filter, data) in [("", b"\xff\x00\x10\x80".as_slice()), ("/F /AHx", b"FF0010E8>".as_slice())] {
+        let mut c = vec![];
+        for i in 0..5_000 {
+            c.extend_from_slice(format!("q 600 0 0 1 0 {} cm BI /W 4 /H 1 /BPC 8 /CS /G {filter} ID ", i % 790).as_bytes());
+            c.extend_from_slice(data);
+            c.extend_from_slice(b" EI Q\n");
+        }
+        c.extend_from_slice(b"BT /F1 12 Tf 72 600 Td (After the images) Tj ET\n");
+        let (ex, _) = extract_on_a_small_stack(two_pages(&c, "", vec![]), "strips.pdf");
+        assert!(ex.warnings.iter().all(|w| !w.contains("page 1")), "{filter}: {:?}", ex.warnings);
+        assert!(ex.pages[0].text.contains("After the images"), "{filter}: {}", ex.pages[0].text);
+    }
+}
+
+/// The fuzz reproducer itself (`tests/fixtures/crash/inline-images-without-end.pdf`: 6,345 such
+/// images in a mutated content stream, with a broken xref offset), on a wasm-sized stack.
+#[test]
+fn the_fuzzed_file_whose_inline_images_overflowed_the_stack_reads_with_a_warning() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/crash/inline-images-without-end.pdf");
+    let (ex, took) = extract_on_a_small_stack(std::fs::read(path).expect("fixture"), "inline-images-without-end.pdf");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert!(tangle_warning(&ex).is_some(), "{:?}", ex.warnings);
+    assert!(ex.pages[0].text.contains("Revenue 2023 1,234.5"), "{}", ex.pages[0].text);
 }

@@ -17,7 +17,9 @@
 
 use crate::config::IngestSettings;
 use hayro_syntax::content::{Instruction, UntypedIter};
-use hayro_syntax::object::dict::keys::{ANNOTS, AP, FORM, H, HEIGHT, IMAGE, N, RESOURCES, SUBTYPE, W, WIDTH};
+use hayro_syntax::object::dict::keys::{
+    ANNOTS, AP, CHAR_PROCS, FORM, H, HEIGHT, IMAGE, N, RESOURCES, SUBTYPE, TYPE3, W, WIDTH,
+};
 use hayro_syntax::object::{Array, Dict, Name, Object, ObjectIdentifier, Stream};
 use hayro_syntax::page::{Page, Resources};
 use std::collections::HashMap;
@@ -33,6 +35,10 @@ pub(crate) const MAX_TEXT_BYTES: u64 = 2 * MAX_GLYPHS as u64;
 /// stops there too.
 const MAX_DEPTH: u32 = 50;
 
+/// Glyph programs of one Type3 font looked at for inline images hayro would read over and over
+/// (a font has one per glyph it draws: 256 for a one-byte font).
+const MAX_GLYPH_PROGRAMS: usize = 256;
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Cost {
     pub operators: u64,
@@ -42,6 +48,9 @@ pub(crate) struct Cost {
     /// Width × height of the largest image drawn, as declared. Ingestion never decodes images;
     /// the renderer does, and hayro sizes its buffers from the declared width (render.rs).
     pub largest_image: u64,
+    /// Inline images of one content stream whose end hayro cannot settle without reading on
+    /// ([`ambiguous_image_ends`]); over [`MAX_AMBIGUOUS_IMAGE_ENDS`] the stream is cut.
+    pub ambiguous_image_ends: u64,
 }
 
 impl Cost {
@@ -51,6 +60,7 @@ impl Cost {
             bytes: self.bytes.saturating_add(o.bytes),
             text_bytes: self.text_bytes.saturating_add(o.text_bytes),
             largest_image: self.largest_image.max(o.largest_image),
+            ambiguous_image_ends: self.ambiguous_image_ends.max(o.ambiguous_image_ends),
         }
     }
 
@@ -61,6 +71,15 @@ impl Cost {
     /// Why a page of this cost was cut, in the words reading's warning and the renderer's refusal
     /// share, and whether a setting can lift it (the glyph cap is fixed; the budget is the user's).
     pub(crate) fn cut_reason(&self, settings: &IngestSettings) -> (String, bool) {
+        if self.ambiguous_image_ends > MAX_AMBIGUOUS_IMAGE_ENDS {
+            return (
+                format!(
+                    "more than {MAX_AMBIGUOUS_IMAGE_ENDS} inline images whose data has no clear end (an \"EI\" \
+                     inside it or stray after it), which the PDF library would read over and over"
+                ),
+                false,
+            );
+        }
         if self.text_bytes > MAX_TEXT_BYTES {
             return (format!("more than {MAX_GLYPHS} glyphs (at least {} bytes of shown text)", self.text_bytes), false);
         }
@@ -94,6 +113,9 @@ pub(crate) enum Plan {
 /// stream once more, a fifth of the time of reading a 10-K). `Whole`'s cost is then the bound the
 /// glance used, not a count.
 pub(crate) fn plan_reading(page: &Page<'_>, s: &IngestSettings) -> Plan {
+    if ambiguous_image_ends(page.page_stream().unwrap_or(&[])).is_some() {
+        return plan(page, s);
+    }
     match within_at_a_glance(page, s) {
         Some(bound) => Plan::Whole(bound),
         None => plan(page, s),
@@ -120,10 +142,17 @@ fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
         .raw()
         .get::<Array<'_>>(ANNOTS)
         .is_some_and(|a| a.iter::<Dict<'_>>().any(|annot| annot.contains_key(AP)));
-    if has_form || has_appearance {
+    // Type3 glyphs and tiling patterns are content streams of their own (see `Scan::operator`).
+    let fonts = &page.resources().fonts;
+    let has_type3 = fonts.keys().any(|k| {
+        fonts.get::<Dict<'_>>(k).is_some_and(|f| f.get::<Name<'_>>(SUBTYPE).as_deref() == Some(TYPE3))
+    });
+    let patterns = &page.resources().patterns;
+    let has_tiling = patterns.keys().any(|k| patterns.get::<Stream<'_>>(k).is_some());
+    if has_form || has_appearance || has_type3 || has_tiling {
         return None;
     }
-    Some(Cost { operators: len, bytes: len, text_bytes: len, largest_image: 0 })
+    Some(Cost { operators: len, bytes: len, text_bytes: len, ..Default::default() })
 }
 
 /// Cost `page` and decide how much of it to interpret.
@@ -133,8 +162,13 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
         bytes: s.max_page_content_bytes,
         text_bytes: MAX_TEXT_BYTES,
         largest_image: u64::MAX,
+        ambiguous_image_ends: MAX_AMBIGUOUS_IMAGE_ENDS,
     };
     let content = page.page_stream().unwrap_or(&[]);
+    // Inline images hayro would read over and over: only what comes before them is read (and
+    // costed: the scan below must not meet them either).
+    let tangle = ambiguous_image_ends(content);
+    let content = &content[..tangle.map_or(content.len(), |(cut, _)| cut)];
     let mut scan = Scan {
         limit,
         memo: HashMap::new(),
@@ -164,6 +198,12 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
         if at <= data.len() && at + name.len() <= data.len() {
             end = at + name.len();
         }
+    }
+    if let Some((cut, count)) = tangle {
+        return Plan::Cut {
+            content_end: cut,
+            cost: used.add(Cost { ambiguous_image_ends: count, ..Default::default() }),
+        };
     }
     if readable < content.len() {
         return Plan::Cut {
@@ -199,7 +239,90 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
 }
 
 fn over(c: Cost, limit: Cost) -> bool {
-    c.operators > limit.operators || c.bytes > limit.bytes || c.text_bytes > limit.text_bytes
+    c.operators > limit.operators
+        || c.bytes > limit.bytes
+        || c.text_bytes > limit.text_bytes
+        || c.ambiguous_image_ends > limit.ambiguous_image_ends
+}
+
+/// Inline images whose end may be ambiguous, at most this many to a content stream (see
+/// [`ambiguous_image_ends`]): hayro's work on them is bounded by about 2^8 re-readings of a few
+/// operators. Real pages have none: an inline image's data ends at the first `EI`.
+pub(crate) const MAX_AMBIGUOUS_IMAGE_ENDS: u64 = 8;
+
+/// Where a content stream must be cut so that hayro's inline-image reader neither recurses
+/// without bound nor runs for ever: the offset of the `BI` that starts the inline image with the
+/// (MAX+1)-th ambiguous end, and how many ambiguous ends were counted; `None` when there are few.
+///
+/// hayro-syntax 0.9 (`content::read_inline_image`) ends an inline image's data at an `EI` followed
+/// by white space, but when another `EI` comes after it before a new `BI` — with no byte outside a
+/// string beyond ASCII in between, which would mark image data — it parses what follows as content
+/// to decide, and that parse reads the inline images it meets the same way, recursively. Each such
+/// ambiguous end doubles the work: a fuzzed stream of 40 took minutes and one of 6,345 overflowed
+/// the stack (a crash no guard can catch in wasm). This walks the bytes as that reader does and
+/// counts every `EI` it might have to settle that way (an over-count: it does not check that the
+/// `EI` follows a `BI … ID`, nor parse the next image's dictionary beyond its first token).
+fn ambiguous_image_ends(data: &[u8]) -> Option<(usize, u64)> {
+    let Some(first_bi) = find(data, 0, b"BI") else { return None };
+    let mut count = 0u64;
+    let mut at = first_bi + 2;
+    while let Some(ei) = find(data, at, b"EI") {
+        at = ei + 2;
+        // Only an `EI` followed by white space can end the data (at the very end there is nothing
+        // after it to read).
+        if !data.get(ei + 2).is_some_and(|&b| is_pdf_space(b)) || !read_on_after(&data[ei + 2..]) {
+            continue;
+        }
+        count += 1;
+        if count > MAX_AMBIGUOUS_IMAGE_ENDS {
+            let cut = data[..ei].windows(2).rposition(|w| w == b"BI").unwrap_or(0);
+            return Some((cut, count));
+        }
+    }
+    None
+}
+
+/// Whether hayro, having met a candidate end of an inline image's data, would parse `tail` (what
+/// follows it) as content to decide: it does when another `EI` comes before both a `BI` that opens
+/// an inline image dictionary and any byte outside a string beyond ASCII.
+fn read_on_after(tail: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut escaped = false;
+    for (i, &b) in tail.iter().enumerate() {
+        if tail[i..].starts_with(b"EI") {
+            return true;
+        }
+        if tail[i..].starts_with(b"BI") {
+            let rest = &tail[i + 2..];
+            let k = rest.iter().position(|&b| !is_pdf_space(b)).unwrap_or(rest.len());
+            if rest[k..].starts_with(b"/") || rest[k..].starts_with(b"ID") {
+                return false;
+            }
+        }
+        if depth > 0 {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+        } else if !b.is_ascii() {
+            return false;
+        } else if b == b'(' {
+            depth = 1;
+        }
+    }
+    false
+}
+
+fn find(data: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    data.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
+}
+
+/// PDF white space (ISO 32000-1 §7.2.2).
+fn is_pdf_space(b: u8) -> bool {
+    matches!(b, 0 | 9 | 10 | 12 | 13 | 32)
 }
 
 fn last_name<'b, 'a: 'b>(operands: impl Iterator<Item = &'b Object<'a>>) -> Option<Name<'a>> {
@@ -225,6 +348,20 @@ impl Scan {
             b"Do" => match last_name(op.operands()).and_then(|name| res.get_x_object(&name)) {
                 Some(s) => self.form(&s, res, depth),
                 None => Cost::default(),
+            },
+            // A Type3 font's glyphs and a tiling pattern's cell are content streams hayro reads
+            // whenever a glyph is shown or the pattern painted: one it would read over and over
+            // cuts the page before the operator that selects it.
+            b"Tf" => match last_name(op.operands()).and_then(|name| res.get_font(&name)) {
+                Some(font) if font.get::<Name<'_>>(SUBTYPE).as_deref() == Some(TYPE3) => self.type3(&font),
+                _ => Cost::default(),
+            },
+            b"scn" | b"SCN" => match last_name(op.operands()).and_then(|name| res.get_pattern(&name)) {
+                Some(Object::Stream(cell)) => self.remembered(cell.obj_id(), |_| {
+                    let n = cell.decoded_data().ok().and_then(|d| ambiguous_image_ends(&d)).map_or(0, |(_, n)| n);
+                    Cost { ambiguous_image_ends: n, ..Default::default() }
+                }),
+                _ => Cost::default(),
             },
             b"BI" => Cost {
                 largest_image: op
@@ -283,6 +420,12 @@ impl Scan {
             bytes: data.len() as u64,
             ..Default::default()
         };
+        // A form is drawn whole or not at all: one hayro would read over and over is not drawn.
+        if let Some((_, count)) = ambiguous_image_ends(&data) {
+            c.ambiguous_image_ends = count;
+            self.memo.insert(id, Some(c));
+            return c;
+        }
         let mut ops = UntypedIter::new(&data[..]);
         while let Some(op) = ops.next() {
             c = c.add(Cost::operator()).add(self.operator(&op, res, depth + 1));
@@ -294,12 +437,41 @@ impl Scan {
         c
     }
 
+    /// `cost` of the object `id` once, remembered (objects met again are not costed again).
+    fn remembered(&mut self, id: ObjectIdentifier, cost: impl FnOnce(&mut Self) -> Cost) -> Cost {
+        if let Some(Some(c)) = self.memo.get(&id) {
+            return *c;
+        }
+        let c = cost(self);
+        self.memo.insert(id, Some(c));
+        c
+    }
+
+    /// A Type3 font's glyph programs: the most ambiguous inline-image ends one of them has.
+    fn type3(&mut self, font: &Dict<'_>) -> Cost {
+        let worst = |font: &Dict<'_>| {
+            let procs = font.get::<Dict<'_>>(CHAR_PROCS).unwrap_or_default();
+            let most = procs
+                .keys()
+                .take(MAX_GLYPH_PROGRAMS)
+                .filter_map(|k| procs.get::<Stream<'_>>(k))
+                .filter_map(|g| g.decoded_data().ok().and_then(|d| ambiguous_image_ends(&d)))
+                .map(|(_, n)| n)
+                .max()
+                .unwrap_or(0);
+            Cost { ambiguous_image_ends: most, ..Default::default() }
+        };
+        match font.obj_id() {
+            Some(id) => self.remembered(id, |_| worst(font)),
+            None => worst(font),
+        }
+    }
+
     fn beyond(&self) -> Cost {
         Cost {
             operators: self.limit.operators.saturating_add(1),
             bytes: self.limit.bytes.saturating_add(1),
-            text_bytes: 0,
-            largest_image: 0,
+            ..Default::default()
         }
     }
 }
