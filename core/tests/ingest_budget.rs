@@ -284,3 +284,43 @@ fn the_fuzzed_file_whose_inline_images_overflowed_the_stack_reads_with_a_warning
     assert!(tangle_warning(&ex).is_some(), "{:?}", ex.warnings);
     assert!(ex.pages[0].text.contains("Revenue 2023 1,234.5"), "{}", ex.pages[0].text);
 }
+
+/// A PostScript (Type 4) function with its procedures nested `depth` deep.
+fn postscript_function(depth: usize) -> Vec<u8> {
+    let program = ["{ ".repeat(depth), "dup ".into(), "} ".repeat(depth)].concat();
+    stream("/FunctionType 4 /Domain [0 1] /Range [0 1]", program.as_bytes())
+}
+
+/// hayro parses a Type 4 function's procedures recursively, one stack frame per brace: a shading
+/// or a colour space whose function nests 100,000 deep overflowed the stack while reading the
+/// page's text. The page is read up to the operator that would use it, with a warning, and the
+/// viewer refuses it; a function of ordinary depth is used as it is.
+#[test]
+fn a_postscript_function_nested_past_the_stack_costs_the_rest_of_its_page() {
+    // Object 8 the function, 9 a shading using it, 10 a Separation colour space using it.
+    let resources = "/Font << /F1 3 0 R >> /Shading << /S 9 0 R >> /ColorSpace << /C 10 0 R >>";
+    let extra = |depth| {
+        vec![
+            postscript_function(depth),
+            b"<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 612 0] /Function 8 0 R >>".to_vec(),
+            b"[/Separation /Spot /DeviceGray 8 0 R]".to_vec(),
+        ]
+    };
+    for (what, draw) in [("shading", "/S sh"), ("colour space", "/C cs 0.5 scn 0 0 100 100 re f")] {
+        let hostile = format!("{draw}\nBT /F1 12 Tf 72 400 Td (After the drawing) Tj ET\n");
+        let bytes = two_pages_with(hostile.as_bytes(), resources, extra(100_000));
+        let (ex, took) = extract_on_a_small_stack(bytes.clone(), "function.pdf");
+        assert!(took < Duration::from_secs(10), "{what}: took {took:?}");
+        let w = ex.warnings.iter().find(|w| w.contains("page 1") && w.contains("PostScript function nested 100000 deep"));
+        assert!(w.is_some(), "{what}: {:?}", ex.warnings);
+        assert!(ex.pages[0].text.contains("Read before the flood"), "{what}: {}", ex.pages[0].text);
+        assert!(!ex.pages[0].text.contains("After the drawing"), "{what}");
+        assert!(ex.pages[1].text.contains("The second page is intact"), "{what}");
+        let e = clair_core::render::render_page(&bytes, 1, 0.5, &IngestSettings::default()).unwrap_err();
+        assert!(e.contains("PostScript function"), "{what}: {e}");
+
+        let (ex, _) = extract_on_a_small_stack(two_pages_with(hostile.as_bytes(), resources, extra(3)), "function.pdf");
+        assert!(ex.warnings.iter().all(|w| !w.contains("page 1")), "{what}: {:?}", ex.warnings);
+        assert!(ex.pages[0].text.contains("After the drawing"), "{what}: {}", ex.pages[0].text);
+    }
+}

@@ -18,7 +18,8 @@
 use crate::config::IngestSettings;
 use hayro_syntax::content::{Instruction, UntypedIter};
 use hayro_syntax::object::dict::keys::{
-    ANNOTS, AP, CHAR_PROCS, FORM, H, HEIGHT, IMAGE, N, RESOURCES, SUBTYPE, TYPE3, W, WIDTH,
+    ANNOTS, AP, CHAR_PROCS, FORM, FUNCTION_TYPE, H, HEIGHT, IMAGE, N, PARENT, RESOURCES, SUBTYPE, TYPE3, W,
+    WIDTH,
 };
 use hayro_syntax::object::{Array, Dict, Name, Object, ObjectIdentifier, Stream};
 use hayro_syntax::page::{Page, Resources};
@@ -51,6 +52,9 @@ pub(crate) struct Cost {
     /// Inline images of one content stream whose end hayro cannot settle without reading on
     /// ([`ambiguous_image_ends`]); over [`MAX_AMBIGUOUS_IMAGE_ENDS`] the stream is cut.
     pub ambiguous_image_ends: u64,
+    /// The deepest nesting of braces in a PostScript (Type 4) function the drawing may use
+    /// ([`function_nesting`]); over [`MAX_FUNCTION_NESTING`] the page is cut before it.
+    pub function_nesting: u64,
 }
 
 impl Cost {
@@ -61,6 +65,7 @@ impl Cost {
             text_bytes: self.text_bytes.saturating_add(o.text_bytes),
             largest_image: self.largest_image.max(o.largest_image),
             ambiguous_image_ends: self.ambiguous_image_ends.max(o.ambiguous_image_ends),
+            function_nesting: self.function_nesting.max(o.function_nesting),
         }
     }
 
@@ -76,6 +81,16 @@ impl Cost {
                 format!(
                     "more than {MAX_AMBIGUOUS_IMAGE_ENDS} inline images whose data has no clear end (an \"EI\" \
                      inside it or stray after it), which the PDF library would read over and over"
+                ),
+                false,
+            );
+        }
+        if self.function_nesting > MAX_FUNCTION_NESTING {
+            return (
+                format!(
+                    "a PostScript function nested {} deep (at most {MAX_FUNCTION_NESTING}), which the PDF \
+                     library would read recursively until the stack overflows",
+                    self.function_nesting
                 ),
                 false,
             );
@@ -152,6 +167,12 @@ fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
     if has_form || has_appearance || has_type3 || has_tiling {
         return None;
     }
+    // Functions a page's resources hold are parsed when used (see `Scan::operator`).
+    let r = page.resources();
+    let holders = [&r.color_spaces, &r.shadings, &r.patterns, &r.ext_g_states, &r.x_objects];
+    if holders.iter().any(|d| !d.is_empty() && function_nesting(Object::Dict((*d).clone())) > MAX_FUNCTION_NESTING) {
+        return None;
+    }
     Some(Cost { operators: len, bytes: len, text_bytes: len, ..Default::default() })
 }
 
@@ -163,6 +184,7 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
         text_bytes: MAX_TEXT_BYTES,
         largest_image: u64::MAX,
         ambiguous_image_ends: MAX_AMBIGUOUS_IMAGE_ENDS,
+        function_nesting: MAX_FUNCTION_NESTING,
     };
     let content = page.page_stream().unwrap_or(&[]);
     // Inline images hayro would read over and over: only what comes before them is read (and
@@ -172,6 +194,7 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
     let mut scan = Scan {
         limit,
         memo: HashMap::new(),
+        named: HashMap::new(),
     };
     // The page's own decoded content counts as bytes read, and no more than the limit is scanned.
     let readable = content.len().min(usize::try_from(limit.bytes).unwrap_or(usize::MAX));
@@ -243,11 +266,87 @@ fn over(c: Cost, limit: Cost) -> bool {
         || c.bytes > limit.bytes
         || c.text_bytes > limit.text_bytes
         || c.ambiguous_image_ends > limit.ambiguous_image_ends
+        || c.function_nesting > limit.function_nesting
+}
+
+/// PostScript functions nested deeper than this are not drawn. hayro-interpret 0.9 parses (and
+/// evaluates) a Type 4 function's procedures recursively, one stack frame per `{`: 100,000 nested
+/// braces overflowed the stack — a crash no guard catches in wasm. Real functions nest a few deep
+/// (`{ … } { … } ifelse` inside a procedure).
+pub(crate) const MAX_FUNCTION_NESTING: u64 = 64;
+
+/// Objects looked at below one resource for functions (colour spaces, shadings, graphics states
+/// and image dictionaries hold them a few levels down).
+const MAX_FUNCTION_SEARCH: usize = 256;
+
+/// The deepest brace nesting of the Type 4 functions reachable from `root` (a resource: colour
+/// space, shading, pattern, graphics state, image), searched breadth-first over at most
+/// [`MAX_FUNCTION_SEARCH`] objects, never following `/Parent`; 0 when there is none.
+fn function_nesting(root: Object<'_>) -> u64 {
+    let mut deepest = 0u64;
+    let mut queue = std::collections::VecDeque::from([root]);
+    let mut seen: std::collections::HashSet<ObjectIdentifier> = Default::default();
+    let mut looked = 0usize;
+    while let Some(o) = queue.pop_front() {
+        looked += 1;
+        if looked > MAX_FUNCTION_SEARCH {
+            break;
+        }
+        let dict = match &o {
+            Object::Dict(d) => d.clone(),
+            Object::Stream(st) => {
+                if !seen.insert(st.obj_id()) {
+                    continue;
+                }
+                if st.dict().get::<u32>(FUNCTION_TYPE) == Some(4) {
+                    if let Ok(program) = st.decoded_data() {
+                        deepest = deepest.max(brace_depth(&program));
+                    }
+                }
+                st.dict().clone()
+            }
+            Object::Array(a) => {
+                queue.extend(a.iter::<Object<'_>>());
+                continue;
+            }
+            _ => continue,
+        };
+        if dict.obj_id().is_some_and(|id| !seen.insert(id)) {
+            continue;
+        }
+        for key in dict.keys() {
+            if &*key != PARENT {
+                queue.extend(dict.get::<Object<'_>>(key));
+            }
+        }
+    }
+    deepest
+}
+
+/// The deepest nesting of `{` in a PostScript program (comments skipped; Type 4 functions have
+/// no strings).
+fn brace_depth(program: &[u8]) -> u64 {
+    let (mut depth, mut deepest, mut comment) = (0u64, 0u64, false);
+    for &b in program {
+        match b {
+            b'\r' | b'\n' => comment = false,
+            _ if comment => {}
+            b'%' => comment = true,
+            b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Inline images whose end may be ambiguous, at most this many to a content stream (see
 /// [`ambiguous_image_ends`]): hayro's work on them is bounded by about 2^8 re-readings of a few
-/// operators. Real pages have none: an inline image's data ends at the first `EI`.
+/// operators. No stream of the shared corpus, nor of the test files of pdfplumber, pdfminer.six,
+/// PyMuPDF and pypdf on PyPI, has even one (measured 2026-12-03).
 pub(crate) const MAX_AMBIGUOUS_IMAGE_ENDS: u64 = 8;
 
 /// Where a content stream must be cut so that hayro's inline-image reader neither recurses
@@ -339,6 +438,9 @@ struct Scan {
     /// Each form costed once; a form still being costed when it is met again (a cycle) is
     /// taken as over budget, since hayro would expand it up to 50 levels deep.
     memo: HashMap<ObjectIdentifier, Option<Cost>>,
+    /// The function nesting of a named resource, by (resource dictionary, operator, name): a page
+    /// selects the same colour space or graphics state many times.
+    named: HashMap<(usize, Vec<u8>, Vec<u8>), u64>,
 }
 
 impl Scan {
@@ -359,11 +461,34 @@ impl Scan {
             b"scn" | b"SCN" => match last_name(op.operands()).and_then(|name| res.get_pattern(&name)) {
                 Some(Object::Stream(cell)) => self.remembered(cell.obj_id(), |_| {
                     let n = cell.decoded_data().ok().and_then(|d| ambiguous_image_ends(&d)).map_or(0, |(_, n)| n);
-                    Cost { ambiguous_image_ends: n, ..Default::default() }
+                    let nesting = function_nesting(Object::Stream(cell.clone()));
+                    Cost { ambiguous_image_ends: n, function_nesting: nesting, ..Default::default() }
                 }),
-                _ => Cost::default(),
+                Some(shading) => self.functions(res.patterns.data(), op, shading),
+                None => Cost::default(),
+            },
+            // Functions (shadings, tint transforms, transfer functions) are parsed when the
+            // resource that holds them is used.
+            b"sh" => match last_name(op.operands()).and_then(|name| res.get_shading(&name)) {
+                Some(shading) => self.functions(res.shadings.data(), op, shading),
+                None => Cost::default(),
+            },
+            b"cs" | b"CS" => match last_name(op.operands()).and_then(|name| res.get_color_space(&name)) {
+                Some(space) => self.functions(res.color_spaces.data(), op, space),
+                None => Cost::default(),
+            },
+            b"gs" => match last_name(op.operands()).and_then(|name| res.get_ext_g_state(&name)) {
+                Some(state) => self.functions(res.ext_g_states.data(), op, Object::Dict(state)),
+                None => Cost::default(),
             },
             b"BI" => Cost {
+                function_nesting: op
+                    .operands()
+                    .find_map(|o| match o {
+                        Object::Stream(s) => Some(self.inline_image_functions(s.dict(), res)),
+                        _ => None,
+                    })
+                    .unwrap_or(0),
                 largest_image: op
                     .operands()
                     .find_map(|o| match o {
@@ -398,7 +523,11 @@ impl Scan {
         let dict = stream.dict();
         let subtype = dict.get::<Name<'_>>(SUBTYPE);
         if subtype.as_deref() == Some(IMAGE) {
-            return Cost { largest_image: image_pixels(dict), ..Default::default() };
+            let nesting = self.remembered(stream.obj_id(), |_| Cost {
+                function_nesting: function_nesting(Object::Stream(stream.clone())),
+                ..Default::default()
+            });
+            return Cost { largest_image: image_pixels(dict), ..nesting };
         }
         if depth >= MAX_DEPTH || subtype.as_deref() != Some(FORM) {
             return Cost::default();
@@ -447,6 +576,24 @@ impl Scan {
         c
     }
 
+    /// The function nesting of `resource`, which `op` names in the resource dictionary whose data
+    /// is `in_dict` (remembered per name).
+    fn functions(&mut self, in_dict: &[u8], op: &Instruction<'_, '_>, resource: Object<'_>) -> Cost {
+        let name = last_name(op.operands()).map_or(vec![], |n| n.as_ref().to_vec());
+        let key = (in_dict.as_ptr() as usize, (**op.operator).to_vec(), name);
+        let nesting = *self.named.entry(key).or_insert_with(|| function_nesting(resource));
+        Cost { function_nesting: nesting, ..Default::default() }
+    }
+
+    /// An inline image's colour space, given in its dictionary or named in the resources.
+    fn inline_image_functions(&mut self, dict: &Dict<'_>, res: &Resources<'_>) -> u64 {
+        let named = [b"CS".as_slice(), b"ColorSpace"]
+            .iter()
+            .find_map(|k| dict.get::<Name<'_>>(*k))
+            .and_then(|n| res.get_color_space(&n));
+        function_nesting(Object::Dict(dict.clone())).max(named.map_or(0, function_nesting))
+    }
+
     /// A Type3 font's glyph programs: the most ambiguous inline-image ends one of them has.
     fn type3(&mut self, font: &Dict<'_>) -> Cost {
         let worst = |font: &Dict<'_>| {
@@ -459,7 +606,9 @@ impl Scan {
                 .map(|(_, n)| n)
                 .max()
                 .unwrap_or(0);
-            Cost { ambiguous_image_ends: most, ..Default::default() }
+            // Its glyphs draw with its own resources, functions included.
+            let nesting = font.get::<Dict<'_>>(RESOURCES).map_or(0, |r| function_nesting(Object::Dict(r)));
+            Cost { ambiguous_image_ends: most, function_nesting: nesting, ..Default::default() }
         };
         match font.obj_id() {
             Some(id) => self.remembered(id, |_| worst(font)),
