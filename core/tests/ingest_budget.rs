@@ -291,35 +291,67 @@ fn postscript_function(depth: usize) -> Vec<u8> {
     stream("/FunctionType 4 /Domain [0 1] /Range [0 1]", program.as_bytes())
 }
 
-/// hayro parses a Type 4 function's procedures recursively, one stack frame per brace: a shading
-/// or a colour space whose function nests 100,000 deep overflowed the stack while reading the
-/// page's text. The page is read up to the operator that would use it, with a warning, and the
-/// viewer refuses it; a function of ordinary depth is used as it is.
-#[test]
-fn a_postscript_function_nested_past_the_stack_costs_the_rest_of_its_page() {
-    // Object 8 the function, 9 a shading using it, 10 a Separation colour space using it.
-    let resources = "/Font << /F1 3 0 R >> /Shading << /S 9 0 R >> /ColorSpace << /C 10 0 R >>";
-    let extra = |depth| {
-        vec![
-            postscript_function(depth),
-            b"<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 612 0] /Function 8 0 R >>".to_vec(),
-            b"[/Separation /Spot /DeviceGray 8 0 R]".to_vec(),
-        ]
-    };
-    for (what, draw) in [("shading", "/S sh"), ("colour space", "/C cs 0.5 scn 0 0 100 100 re f")] {
-        let hostile = format!("{draw}\nBT /F1 12 Tf 72 400 Td (After the drawing) Tj ET\n");
-        let bytes = two_pages_with(hostile.as_bytes(), resources, extra(100_000));
-        let (ex, took) = extract_on_a_small_stack(bytes.clone(), "function.pdf");
-        assert!(took < Duration::from_secs(10), "{what}: took {took:?}");
-        let w = ex.warnings.iter().find(|w| w.contains("page 1") && w.contains("PostScript function nested 100000 deep"));
-        assert!(w.is_some(), "{what}: {:?}", ex.warnings);
-        assert!(ex.pages[0].text.contains("Read before the flood"), "{what}: {}", ex.pages[0].text);
-        assert!(!ex.pages[0].text.contains("After the drawing"), "{what}");
-        assert!(ex.pages[1].text.contains("The second page is intact"), "{what}");
-        let e = clair_core::render::render_page(&bytes, 1, 0.5, &IngestSettings::default()).unwrap_err();
-        assert!(e.contains("PostScript function"), "{what}: {e}");
+fn nesting_warning(ex: &ingest::Extracted) -> Option<&String> {
+    ex.warnings.iter().find(|w| w.contains("page 1") && w.contains("function or colour space nested"))
+}
 
-        let (ex, _) = extract_on_a_small_stack(two_pages_with(hostile.as_bytes(), resources, extra(3)), "function.pdf");
+/// Page 1 `draw`s with the resources `resources`, objects 8.. being `extra`; extracted on a
+/// wasm-sized stack within 10 s, the text before the drawing and page 2 always kept.
+fn drawn_with(what: &str, draw: &str, resources: &str, extra: Vec<Vec<u8>>) -> (Vec<u8>, ingest::Extracted) {
+    let hostile = format!("{draw}\nBT /F1 12 Tf 72 400 Td (After the drawing) Tj ET\n");
+    let bytes = two_pages_with(hostile.as_bytes(), resources, extra);
+    let (ex, took) = extract_on_a_small_stack(bytes.clone(), "nested.pdf");
+    assert!(took < Duration::from_secs(10), "{what}: took {took:?}");
+    assert!(ex.pages[0].text.contains("Read before the flood"), "{what}: {}", ex.pages[0].text);
+    assert!(ex.pages[1].text.contains("The second page is intact"), "{what}");
+    (bytes, ex)
+}
+
+/// hayro reads functions and colour spaces recursively: one stack frame per brace of a PostScript
+/// (Type 4) function, per link of a chain of stitching functions or of `/Indexed` spaces. 100,000
+/// braces, or chains of 20,000, overflowed the stack while reading the page's text. The page is
+/// read up to the operator that would use them, with a warning, and the viewer refuses it; the
+/// same resources of ordinary depth are used as they are.
+#[test]
+fn functions_and_colour_spaces_nested_past_the_stack_cost_the_rest_of_their_page() {
+    let shading = b"<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 612 0] /Function 9 0 R >>".to_vec();
+    let stitched = |n: usize| -> Vec<Vec<u8>> {
+        let mut o: Vec<Vec<u8>> = (0..n)
+            .map(|i| format!("<< /FunctionType 3 /Domain [0 1] /Functions [{} 0 R] /Bounds [] /Encode [0 1] >>", 10 + i).into_bytes())
+            .collect();
+        o.push(b"<< /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>".to_vec());
+        o
+    };
+    let indexed = |n: usize| -> Vec<Vec<u8>> {
+        let mut o: Vec<Vec<u8>> = (0..n).map(|i| format!("[/Indexed {} 0 R 1 <0000>]", 10 + i).into_bytes()).collect();
+        o.push(b"/DeviceGray".to_vec());
+        o
+    };
+    // Object 8 is the resource the page names; what it holds starts at object 9.
+    type Case = (&'static str, &'static str, &'static str, Box<dyn Fn(usize) -> Vec<Vec<u8>>>);
+    let cases: Vec<Case> = vec![
+        ("PostScript function in a shading", "/S sh", "/Shading << /S 8 0 R >>", Box::new({
+            let shading = shading.clone();
+            move |n| vec![shading.clone(), postscript_function(n)]
+        })),
+        ("PostScript tint transform", "/C cs 0.5 scn 0 0 100 100 re f", "/ColorSpace << /C 8 0 R >>", Box::new(|n| {
+            vec![b"[/Separation /Spot /DeviceGray 9 0 R]".to_vec(), postscript_function(n)]
+        })),
+        ("stitching functions", "/S sh", "/Shading << /S 8 0 R >>", Box::new(move |n| [vec![shading.clone()], stitched(n)].concat())),
+        ("indexed colour spaces", "/C cs 0 sc 0 0 100 100 re f", "/ColorSpace << /C 8 0 R >>", Box::new(move |n| {
+            [vec![b"[/Indexed 9 0 R 1 <0000>]".to_vec()], indexed(n)].concat()
+        })),
+    ];
+    for (what, draw, named, objects) in cases {
+        let resources = format!("/Font << /F1 3 0 R >> {named}");
+        let deep = if what.starts_with("PostScript") { 100_000 } else { 20_000 };
+        let (bytes, ex) = drawn_with(what, draw, &resources, objects(deep));
+        assert!(nesting_warning(&ex).is_some(), "{what}: {:?}", ex.warnings);
+        assert!(!ex.pages[0].text.contains("After the drawing"), "{what}");
+        let e = clair_core::render::render_page(&bytes, 1, 0.5, &IngestSettings::default()).unwrap_err();
+        assert!(e.contains("function or colour space nested"), "{what}: {e}");
+
+        let (_, ex) = drawn_with(what, draw, &resources, objects(3));
         assert!(ex.warnings.iter().all(|w| !w.contains("page 1")), "{what}: {:?}", ex.warnings);
         assert!(ex.pages[0].text.contains("After the drawing"), "{what}: {}", ex.pages[0].text);
     }

@@ -52,8 +52,9 @@ pub(crate) struct Cost {
     /// Inline images of one content stream whose end hayro cannot settle without reading on
     /// ([`ambiguous_image_ends`]); over [`MAX_AMBIGUOUS_IMAGE_ENDS`] the stream is cut.
     pub ambiguous_image_ends: u64,
-    /// The deepest nesting of braces in a PostScript (Type 4) function the drawing may use
-    /// ([`function_nesting`]); over [`MAX_FUNCTION_NESTING`] the page is cut before it.
+    /// The deepest nesting of a function or colour space the drawing may use (brace nesting in a
+    /// PostScript function, or a chain of objects: [`function_nesting`]); over
+    /// [`MAX_FUNCTION_NESTING`] the page is cut before it.
     pub function_nesting: u64,
 }
 
@@ -88,8 +89,8 @@ impl Cost {
         if self.function_nesting > MAX_FUNCTION_NESTING {
             return (
                 format!(
-                    "a PostScript function nested {} deep (at most {MAX_FUNCTION_NESTING}), which the PDF \
-                     library would read recursively until the stack overflows",
+                    "a function or colour space nested at least {} levels deep (at most {MAX_FUNCTION_NESTING}), \
+                     which the PDF library would read recursively until the stack overflows",
                     self.function_nesting
                 ),
                 false,
@@ -269,29 +270,35 @@ fn over(c: Cost, limit: Cost) -> bool {
         || c.function_nesting > limit.function_nesting
 }
 
-/// PostScript functions nested deeper than this are not drawn. hayro-interpret 0.9 parses (and
-/// evaluates) a Type 4 function's procedures recursively, one stack frame per `{`: 100,000 nested
-/// braces overflowed the stack — a crash no guard catches in wasm. Real functions nest a few deep
-/// (`{ … } { … } ifelse` inside a procedure).
+/// Resources nested deeper than this ([`function_nesting`]) are not used. hayro-interpret 0.9
+/// parses (and evaluates) a Type 4 function's procedures recursively, one stack frame per `{`:
+/// 100,000 nested braces overflowed the stack — a crash no guard catches in wasm. Real functions
+/// nest a few deep (`{ … } { … } ifelse` inside a procedure), real resources a few levels.
 pub(crate) const MAX_FUNCTION_NESTING: u64 = 64;
 
-/// Objects looked at below one resource for functions (colour spaces, shadings, graphics states
-/// and image dictionaries hold them a few levels down).
-const MAX_FUNCTION_SEARCH: usize = 256;
+/// Containers looked at below one resource (colour spaces, shadings, graphics states and image
+/// dictionaries hold their functions a few levels down).
+const MAX_FUNCTION_SEARCH: usize = 1024;
 
-/// The deepest brace nesting of the Type 4 functions reachable from `root` (a resource: colour
-/// space, shading, pattern, graphics state, image), searched breadth-first over at most
-/// [`MAX_FUNCTION_SEARCH`] objects, never following `/Parent`; 0 when there is none.
+/// How deep hayro may recurse to read what `root` holds (a resource: colour space, shading,
+/// pattern, graphics state, image): the deepest brace nesting of a Type 4 function below it, or
+/// the longest chain of dictionaries and arrays below it, whichever is deeper. hayro reads a
+/// stitching function's functions and an `/Indexed` space's base recursively, one frame per link:
+/// a chain of 20,000 overflowed the stack. The chain is measured over every container (a bound
+/// from above: real resources are a few levels deep), breadth-first over at most
+/// [`MAX_FUNCTION_SEARCH`] containers, never following `/Parent`; 0 when `root` holds nothing.
 fn function_nesting(root: Object<'_>) -> u64 {
     let mut deepest = 0u64;
-    let mut queue = std::collections::VecDeque::from([root]);
+    let mut queue = std::collections::VecDeque::from([(root, 0u64)]);
     let mut seen: std::collections::HashSet<ObjectIdentifier> = Default::default();
     let mut looked = 0usize;
-    while let Some(o) = queue.pop_front() {
+    while let Some((o, depth)) = queue.pop_front() {
         looked += 1;
         if looked > MAX_FUNCTION_SEARCH {
             break;
         }
+        deepest = deepest.max(depth);
+        let below = |o: &Object<'_>| matches!(o, Object::Dict(_) | Object::Array(_) | Object::Stream(_));
         let dict = match &o {
             Object::Dict(d) => d.clone(),
             Object::Stream(st) => {
@@ -300,13 +307,13 @@ fn function_nesting(root: Object<'_>) -> u64 {
                 }
                 if st.dict().get::<u32>(FUNCTION_TYPE) == Some(4) {
                     if let Ok(program) = st.decoded_data() {
-                        deepest = deepest.max(brace_depth(&program));
+                        deepest = deepest.max(depth + brace_depth(&program));
                     }
                 }
                 st.dict().clone()
             }
             Object::Array(a) => {
-                queue.extend(a.iter::<Object<'_>>());
+                queue.extend(a.iter::<Object<'_>>().filter(below).map(|o| (o, depth + 1)));
                 continue;
             }
             _ => continue,
@@ -316,7 +323,7 @@ fn function_nesting(root: Object<'_>) -> u64 {
         }
         for key in dict.keys() {
             if &*key != PARENT {
-                queue.extend(dict.get::<Object<'_>>(key));
+                queue.extend(dict.get::<Object<'_>>(key).filter(below).map(|o| (o, depth + 1)));
             }
         }
     }
