@@ -12,6 +12,11 @@
 //! stream is cut after the last operator that fits (annotations are then not drawn), so the page
 //! keeps what was read before and gets a warning naming the setting.
 //!
+//! Some inputs make hayro recurse until the stack overflows, which no guard can catch in wasm:
+//! inline images whose data has no clear end ([`ambiguous_image_ends`]) and functions or colour
+//! spaces nested deep ([`function_nesting`]). They are found the same way, before hayro meets them,
+//! and the page is cut before the operator that would (a fixed limit, not a setting).
+//!
 //! The renderer (`render.rs`) uses the same costing and refuses a page over budget, or one with an
 //! image declared too large to decode.
 
@@ -466,7 +471,7 @@ impl Scan {
                 _ => Cost::default(),
             },
             b"scn" | b"SCN" => match last_name(op.operands()).and_then(|name| res.get_pattern(&name)) {
-                Some(Object::Stream(cell)) => self.remembered(cell.obj_id(), |_| {
+                Some(Object::Stream(cell)) => self.remembered(cell.obj_id(), || {
                     let n = cell.decoded_data().ok().and_then(|d| ambiguous_image_ends(&d)).map_or(0, |(_, n)| n);
                     let nesting = function_nesting(Object::Stream(cell.clone()));
                     Cost { ambiguous_image_ends: n, function_nesting: nesting, ..Default::default() }
@@ -530,7 +535,7 @@ impl Scan {
         let dict = stream.dict();
         let subtype = dict.get::<Name<'_>>(SUBTYPE);
         if subtype.as_deref() == Some(IMAGE) {
-            let nesting = self.remembered(stream.obj_id(), |_| Cost {
+            let nesting = self.remembered(stream.obj_id(), || Cost {
                 function_nesting: function_nesting(Object::Stream(stream.clone())),
                 ..Default::default()
             });
@@ -574,11 +579,11 @@ impl Scan {
     }
 
     /// `cost` of the object `id` once, remembered (objects met again are not costed again).
-    fn remembered(&mut self, id: ObjectIdentifier, cost: impl FnOnce(&mut Self) -> Cost) -> Cost {
+    fn remembered(&mut self, id: ObjectIdentifier, cost: impl FnOnce() -> Cost) -> Cost {
         if let Some(Some(c)) = self.memo.get(&id) {
             return *c;
         }
-        let c = cost(self);
+        let c = cost();
         self.memo.insert(id, Some(c));
         c
     }
@@ -618,7 +623,7 @@ impl Scan {
             Cost { ambiguous_image_ends: most, function_nesting: nesting, ..Default::default() }
         };
         match font.obj_id() {
-            Some(id) => self.remembered(id, |_| worst(font)),
+            Some(id) => self.remembered(id, || worst(font)),
             None => worst(font),
         }
     }
