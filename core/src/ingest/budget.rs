@@ -374,7 +374,7 @@ pub(crate) const MAX_AMBIGUOUS_IMAGE_ENDS: u64 = 8;
 /// counts every `EI` it might have to settle that way (an over-count: it does not check that the
 /// `EI` follows a `BI … ID`, nor parse the next image's dictionary beyond its first token).
 fn ambiguous_image_ends(data: &[u8]) -> Option<(usize, u64)> {
-    let Some(first_bi) = find(data, 0, b"BI") else { return None };
+    let first_bi = find(data, 0, b"BI")?;
     let mut count = 0u64;
     let mut at = first_bi + 2;
     while let Some(ei) = find(data, at, b"EI") {
