@@ -1034,3 +1034,48 @@ fn a_dollar_sign_opens_the_next_figure_however_tight_the_columns() {
         assert_eq!(row[1..], values, "{row:?}");
     }
 }
+
+#[test]
+fn tables_set_side_by_side_in_two_columns_are_read_apart_and_paragraph_ends_are_not_headers() {
+    // JPM 10-Q p29: "Selected metrics" and "Selected metrics (continued)" stand in the page's two
+    // columns, each with its own labels, header and rows on baselines of its own; one reading
+    // across the page interleaved their rows ("(period-end)" beside "Net charge-offs").
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let page = |n: u32| ex.pages.iter().find(|p| p.page == n).expect("page");
+    let labels = |t: &ingest::Table| -> Vec<String> { t.grid().iter().map(|r| r[0].clone()).collect() };
+    let p29 = page(29);
+    let right = p29
+        .tables
+        .iter()
+        .find(|t| labels(t).iter().any(|l| l == "Net charge-offs/(recoveries)"))
+        .expect("the credit data table");
+    assert!(right.bbox[0] > 0.45 * p29.width, "{:?}", right.bbox);
+    let rows = right.grid();
+    assert!(rows.iter().any(|r| r == &["Net charge-offs/(recoveries)", "$ 29", "$ 100", "(71) %"]), "{rows:#?}");
+    assert!(rows.iter().any(|r| r == &["Total nonaccrual loans", "$ 1,134", "$ 793", "43"]), "{rows:#?}");
+    for t in &p29.tables {
+        let l = labels(t);
+        let mixed = l.iter().any(|x| x == "Total assets") && l.iter().any(|x| x.starts_with("Net charge-off"));
+        assert!(!mixed, "p29 table at {:?} holds rows of both tables: {l:?}", t.bbox);
+    }
+    let left = p29
+        .tables
+        .iter()
+        .find(|t| labels(t).iter().any(|l| l == "Total assets"))
+        .expect("the balance sheet data table");
+    assert!(left.bbox[2] < 0.55 * p29.width, "{:?}", left.bbox);
+    assert!(left.grid().iter().any(|r| r == &["Loans retained", "202,975", "232,254", "(13)"]));
+    // p38: the CET1 capital table (left) and its rollforward (right), each a table of its own.
+    let p38 = page(38);
+    let roll = p38
+        .tables
+        .iter()
+        .find(|t| labels(t).iter().any(|l| l == "Net income applicable to common equity"))
+        .expect("the rollforward");
+    assert!(roll.n_cols <= 3 && !labels(roll).iter().any(|l| l == "Goodwill"), "{:#?}", roll.grid());
+    // p173: the sentence that leads into the table ("… were as follows.") is not its header row.
+    let p173 = page(173);
+    let t = p173.tables.iter().find(|t| labels(t).iter().any(|l| l == "First quarter")).expect("repurchases");
+    assert!(t.grid().iter().flatten().all(|c| !c.contains("were as follows")), "{:#?}", t.grid());
+}

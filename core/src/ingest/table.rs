@@ -241,6 +241,17 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
     let folded = fold_scripts(&lines);
     let mut tables = detect_lines(&folded, graphics, width);
+    // Two tables set side by side in a page's two columns are read one column at a time (the
+    // right-hand tables apart from the rest of the page): a few rounds, until no more are found.
+    let mut right: Vec<Beside> = vec![];
+    for _ in 0..SIDE_BY_SIDE_ROUNDS {
+        let more = side_by_side(&tables, &without(&folded, &right), &right);
+        if more.is_empty() {
+            break;
+        }
+        right.extend(more);
+        tables = detect_split(&folded, &right, graphics, width);
+    }
     // A reading without one column can find a table beside more of it (the part of the text
     // column next to rows the first reading had cut off): a few rounds, until none is found.
     let mut beside: Vec<Beside> = vec![];
@@ -251,13 +262,44 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
             break;
         }
         beside.extend(more);
-        let mut k = without(&folded, &beside);
-        k.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
-        tables = detect_lines(&k, graphics, width);
+        let k = without(&folded, &beside);
+        tables = detect_split(&k, &right, graphics, width);
         kept = Some(k);
     }
     tables
 }
+
+/// The tables of `lines`, the pieces within `right` read apart from the rest (see `side_by_side`).
+fn detect_split(lines: &[Line], right: &[Beside], graphics: &Graphics, width: f32) -> Vec<Table> {
+    let by_top = |a: &Line, b: &Line| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0));
+    let mut rest = without(lines, right);
+    rest.sort_by(by_top);
+    let mut tables = detect_lines(&rest, graphics, width);
+    if !right.is_empty() {
+        let mut apart = within(lines, right);
+        apart.sort_by(by_top);
+        tables.extend(detect_lines(&apart, graphics, width));
+        tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]).then(a.bbox[0].total_cmp(&b.bbox[0])));
+    }
+    tables
+}
+
+/// The line is the end of a sentence (the last line of a paragraph over a table), not a heading:
+/// one piece of two words or more ending in a full stop after a word of four letters or a number
+/// ("… ended June 30, 2023.", not "Dec." or "Inc.").
+fn ends_sentence(r: &Row) -> bool {
+    let words = &r.line.words;
+    let last = words.last().map_or("", |w| w.text.as_str());
+    let stem = last.strip_suffix('.').unwrap_or("");
+    r.segs.len() == 1
+        && words.len() >= 2
+        && !stem.is_empty()
+        && (stem.chars().count() >= 4 || stem.chars().all(|c| c.is_ascii_digit()))
+        && stem.chars().all(|c| c.is_alphanumeric() || c == ',' || c == ')' || c == '%')
+}
+
+/// Readings of a page with the right-hand table of a pair set apart.
+const SIDE_BY_SIDE_ROUNDS: usize = 3;
 
 /// Readings of a page without the text columns found beside its tables (see `detect`).
 const TEXT_BESIDE_ROUNDS: usize = 3;
@@ -362,6 +404,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
             if gap <= 1.0 * above.line.size
                 && short
                 && !above.caption
+                && !ends_sentence(above)
                 && above.line.fx1 > region_x0(region)
             {
                 top -= 1;
@@ -668,13 +711,127 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
     out
 }
 
+/// Right-hand tables of pairs set side by side in a page's two columns, each with its own labels,
+/// headings and rows (a 10-Q's "Selected metrics" beside "Selected metrics (continued)"): one
+/// reading across the page makes one table of both, rows of one interleaved with rows of the other.
+///
+/// For each table of the reading: a strip at least a gutter wide, inside the table, that no piece
+/// of a line in the table's height crosses; on both sides of it a table of its own (`labelled`,
+/// three lines or more with a figure), set on lines of its own: fewer than half the lines of the
+/// right side share a baseline with a line of the left. A table printed in two halves to save room
+/// (the same rows go on at the right, row by row) keeps its baselines and stays one table; so does
+/// a table whose right-hand columns have no labels of their own. The right side is set apart over
+/// the table's height and on through the lines above and below it that do not cross the strip.
+fn side_by_side(tables: &[Table], lines: &[Line], known: &[Beside]) -> Vec<Beside> {
+    let mut out: Vec<Beside> = vec![];
+    let cut: Vec<Vec<Piece>> = lines.iter().map(pieces).collect();
+    let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
+    for t in tables.iter().take(TEXT_BESIDE_TABLES) {
+        let (top, bot) = (t.bbox[1], t.bbox[3]);
+        let inside: Vec<&Piece> = lines
+            .iter()
+            .zip(&cut)
+            .filter(|(l, _)| mid(l) >= top && mid(l) <= bot)
+            .flat_map(|(_, ps)| ps.iter())
+            .filter(|p| p.x1 > t.bbox[0] && p.x0 < t.bbox[2])
+            .collect();
+        if inside.len() < 12 {
+            continue;
+        }
+        let mut sizes: Vec<f32> = inside.iter().map(|p| p.size).collect();
+        sizes.sort_by(f32::total_cmp);
+        let size = sizes[sizes.len() / 2].max(1.0);
+        let mut spans: Vec<(f32, f32)> = inside.iter().map(|p| (p.x0, p.x1)).collect();
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut strips = vec![];
+        let mut end = f32::MIN;
+        for (a, b) in spans {
+            if end > f32::MIN && a - end >= GUTTER_EMS * size {
+                strips.push((end, a));
+            }
+            end = end.max(b);
+        }
+        for (g0, g1) in strips {
+            let mut left: Vec<&Piece> = inside.iter().copied().filter(|p| p.x1 <= g0).collect();
+            let mut right: Vec<&Piece> = inside.iter().copied().filter(|p| p.x0 >= g1).collect();
+            for side in [&mut left, &mut right] {
+                side.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
+            }
+            if value_lines(&left) < 3 || value_lines(&right) < 3 || !labelled(&left) || !labelled(&right) {
+                continue;
+            }
+            let mut tops: Vec<f32> = right.iter().map(|p| p.top).collect();
+            tops.dedup();
+            let shared = tops
+                .iter()
+                .filter(|&&y| left.iter().any(|p| (p.top - y).abs() <= 0.25 * size))
+                .count();
+            if shared * 2 >= tops.len() {
+                continue;
+            }
+            // On through the lines above and below that keep to their own side of the strip.
+            let crosses = |p: &Piece| p.x0 < g0 + 0.25 * size && p.x1 > g1 - 0.25 * size;
+            let mut reach = (top, bot);
+            for up in [true, false] {
+                let mut order: Vec<usize> = (0..lines.len())
+                    .filter(|&i| if up { mid(&lines[i]) < top } else { mid(&lines[i]) > bot })
+                    .collect();
+                order.sort_by(|&a, &b| {
+                    let (ma, mb) = (mid(&lines[a]), mid(&lines[b]));
+                    if up { mb.total_cmp(&ma) } else { ma.total_cmp(&mb) }
+                });
+                let mut edge = if up { top } else { bot };
+                for i in order {
+                    let l = &lines[i];
+                    let gap = if up { edge - l.fbot } else { l.ftop - edge };
+                    if gap > 2.0 * size || cut[i].iter().any(&crosses) {
+                        break;
+                    }
+                    edge = if up { l.ftop } else { l.fbot };
+                    if up {
+                        reach.0 = reach.0.min(l.ftop);
+                    } else {
+                        reach.1 = reach.1.max(l.fbot);
+                    }
+                }
+            }
+            // From the middle of the strip: a footnote's mark hangs out into the gutter.
+            let region = Beside { x: ((g0 + g1) / 2.0, f32::MAX), y: reach };
+            let seen = |b: &Beside| b.x.0 <= g1 && b.y.0 <= reach.1 && b.y.1 >= reach.0;
+            if !known.iter().chain(&out).any(seen) {
+                out.push(region);
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// Lines among the pieces (top to bottom) that carry a figure.
+fn value_lines(side: &[&Piece]) -> usize {
+    let mut tops: Vec<f32> = side.iter().filter(|p| is_value(&join_words(p.words))).map(|p| p.top).collect();
+    tops.dedup();
+    tops.len()
+}
+
 /// The lines without the pieces `beside` leaves out (a line left empty is dropped).
 fn without(lines: &[Line], beside: &[Beside]) -> Vec<Line> {
+    keep(lines, beside, false)
+}
+
+/// Only the pieces of the lines that lie in `beside` (the complement of `without`).
+fn within(lines: &[Line], beside: &[Beside]) -> Vec<Line> {
+    keep(lines, beside, true)
+}
+
+fn keep(lines: &[Line], beside: &[Beside], inside: bool) -> Vec<Line> {
     let mut out = vec![];
     for l in lines {
         let m = (l.ftop + l.fbot) / 2.0;
         let ps = pieces(l);
-        let gone = |p: &Piece| beside.iter().any(|b| m >= b.y.0 && m <= b.y.1 && p.x0 >= b.x.0 && p.x1 <= b.x.1);
+        let gone = |p: &Piece| {
+            beside.iter().any(|b| m >= b.y.0 && m <= b.y.1 && p.x0 >= b.x.0 && p.x1 <= b.x.1) != inside
+        };
         if !ps.iter().any(gone) {
             out.push(l.clone());
             continue;
