@@ -245,7 +245,14 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     // right-hand tables apart from the rest of the page): a few rounds, until no more are found.
     let mut right: Vec<Beside> = vec![];
     for _ in 0..SIDE_BY_SIDE_ROUNDS {
-        let more = side_by_side(&tables, &without(&folded, &right), &right);
+        if tables.is_empty() {
+            break;
+        }
+        let more = if right.is_empty() {
+            side_by_side(&tables, &folded, &right)
+        } else {
+            side_by_side(&tables, &without(&folded, &right), &right)
+        };
         if more.is_empty() {
             break;
         }
