@@ -601,6 +601,38 @@ struct Beside {
     y: (f32, f32),
 }
 
+/// The pieces (of `lines`, cut into `cut`) within the table's box: lines whose middle lies in its
+/// height, pieces that reach into its width.
+fn pieces_in<'p>(t: &Table, lines: &[Line], cut: &'p [Vec<Piece>]) -> Vec<&'p Piece<'p>> {
+    let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
+    lines
+        .iter()
+        .zip(cut)
+        .filter(|(l, _)| mid(l) >= t.bbox[1] && mid(l) <= t.bbox[3])
+        .flat_map(|(_, ps)| ps.iter())
+        .filter(|p| p.x1 > t.bbox[0] && p.x0 < t.bbox[2])
+        .collect()
+}
+
+/// The pieces' median type size, and the strips at least a gutter wide that no piece crosses,
+/// left to right.
+fn strips_in(inside: &[&Piece]) -> (f32, Vec<(f32, f32)>) {
+    let mut sizes: Vec<f32> = inside.iter().map(|p| p.size).collect();
+    sizes.sort_by(f32::total_cmp);
+    let size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0).max(1.0);
+    let mut spans: Vec<(f32, f32)> = inside.iter().map(|p| (p.x0, p.x1)).collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut strips = vec![];
+    let mut end = f32::MIN;
+    for (a, b) in spans {
+        if end > f32::MIN && a - end >= GUTTER_EMS * size {
+            strips.push((end, a));
+        }
+        end = end.max(b);
+    }
+    (size, strips)
+}
+
 /// Columns of running text that tables of the first reading hold as row labels (see `detect`).
 ///
 /// For each table: a strip at least a gutter wide, inside the table, that no piece of a line in the
@@ -617,30 +649,11 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
     // columns (each table looks at every line).
     for (k, t) in tables.iter().enumerate().take(TEXT_BESIDE_TABLES) {
         let (top, bot) = (t.bbox[1], t.bbox[3]);
-        let inside: Vec<&Piece> = lines
-            .iter()
-            .zip(&cut)
-            .filter(|(l, _)| mid(l) >= top && mid(l) <= bot)
-            .flat_map(|(_, ps)| ps.iter())
-            .filter(|p| p.x1 > t.bbox[0] && p.x0 < t.bbox[2])
-            .collect();
+        let inside = pieces_in(t, lines, &cut);
         if inside.len() < 6 {
             continue;
         }
-        let mut sizes: Vec<f32> = inside.iter().map(|p| p.size).collect();
-        sizes.sort_by(f32::total_cmp);
-        let size = sizes[sizes.len() / 2].max(1.0);
-        // Strips no piece crosses, left to right.
-        let mut spans: Vec<(f32, f32)> = inside.iter().map(|p| (p.x0, p.x1)).collect();
-        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut strips = vec![];
-        let mut end = f32::MIN;
-        for (a, b) in spans {
-            if end > f32::MIN && a - end >= GUTTER_EMS * size {
-                strips.push((end, a));
-            }
-            end = end.max(b);
-        }
+        let (size, strips) = strips_in(&inside);
         // A column of text is one column: it lies beyond the first strip or the last one.
         let ends = [(strips.first(), true), (strips.last(), false)];
         for (strip, left) in ends {
@@ -735,29 +748,11 @@ fn side_by_side(tables: &[Table], lines: &[Line], known: &[Beside]) -> Vec<Besid
     let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
     for t in tables.iter().take(TEXT_BESIDE_TABLES) {
         let (top, bot) = (t.bbox[1], t.bbox[3]);
-        let inside: Vec<&Piece> = lines
-            .iter()
-            .zip(&cut)
-            .filter(|(l, _)| mid(l) >= top && mid(l) <= bot)
-            .flat_map(|(_, ps)| ps.iter())
-            .filter(|p| p.x1 > t.bbox[0] && p.x0 < t.bbox[2])
-            .collect();
+        let inside = pieces_in(t, lines, &cut);
         if inside.len() < 12 {
             continue;
         }
-        let mut sizes: Vec<f32> = inside.iter().map(|p| p.size).collect();
-        sizes.sort_by(f32::total_cmp);
-        let size = sizes[sizes.len() / 2].max(1.0);
-        let mut spans: Vec<(f32, f32)> = inside.iter().map(|p| (p.x0, p.x1)).collect();
-        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut strips = vec![];
-        let mut end = f32::MIN;
-        for (a, b) in spans {
-            if end > f32::MIN && a - end >= GUTTER_EMS * size {
-                strips.push((end, a));
-            }
-            end = end.max(b);
-        }
+        let (size, strips) = strips_in(&inside);
         for (g0, g1) in strips {
             let mut left: Vec<&Piece> = inside.iter().copied().filter(|p| p.x1 <= g0).collect();
             let mut right: Vec<&Piece> = inside.iter().copied().filter(|p| p.x0 >= g1).collect();
