@@ -1044,12 +1044,13 @@ fn tables_set_side_by_side_in_two_columns_are_read_apart_and_paragraph_ends_are_
     let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
     let page = |n: u32| ex.pages.iter().find(|p| p.page == n).expect("page");
     let labels = |t: &ingest::Table| -> Vec<String> { t.grid().iter().map(|r| r[0].clone()).collect() };
+    // The table of page `n` with a row labelled `label`.
+    let labelled = |n: u32, label: &str| {
+        let t = page(n).tables.iter().find(|t| labels(t).iter().any(|l| l == label));
+        t.unwrap_or_else(|| panic!("p{n}: no table with a row {label:?}")).clone()
+    };
     let p29 = page(29);
-    let right = p29
-        .tables
-        .iter()
-        .find(|t| labels(t).iter().any(|l| l == "Net charge-offs/(recoveries)"))
-        .expect("the credit data table");
+    let right = labelled(29, "Net charge-offs/(recoveries)");
     assert!(right.bbox[0] > 0.45 * p29.width, "{:?}", right.bbox);
     let rows = right.grid();
     assert!(rows.iter().any(|r| r == &["Net charge-offs/(recoveries)", "$ 29", "$ 100", "(71) %"]), "{rows:#?}");
@@ -1059,23 +1060,13 @@ fn tables_set_side_by_side_in_two_columns_are_read_apart_and_paragraph_ends_are_
         let mixed = l.iter().any(|x| x == "Total assets") && l.iter().any(|x| x.starts_with("Net charge-off"));
         assert!(!mixed, "p29 table at {:?} holds rows of both tables: {l:?}", t.bbox);
     }
-    let left = p29
-        .tables
-        .iter()
-        .find(|t| labels(t).iter().any(|l| l == "Total assets"))
-        .expect("the balance sheet data table");
+    let left = labelled(29, "Total assets");
     assert!(left.bbox[2] < 0.55 * p29.width, "{:?}", left.bbox);
     assert!(left.grid().iter().any(|r| r == &["Loans retained", "202,975", "232,254", "(13)"]));
     // p38: the CET1 capital table (left) and its rollforward (right), each a table of its own.
-    let p38 = page(38);
-    let roll = p38
-        .tables
-        .iter()
-        .find(|t| labels(t).iter().any(|l| l == "Net income applicable to common equity"))
-        .expect("the rollforward");
-    assert!(roll.n_cols <= 3 && !labels(roll).iter().any(|l| l == "Goodwill"), "{:#?}", roll.grid());
+    let roll = labelled(38, "Net income applicable to common equity");
+    assert!(roll.n_cols <= 3 && !labels(&roll).iter().any(|l| l == "Goodwill"), "{:#?}", roll.grid());
     // p173: the sentence that leads into the table ("… were as follows.") is not its header row.
-    let p173 = page(173);
-    let t = p173.tables.iter().find(|t| labels(t).iter().any(|l| l == "First quarter")).expect("repurchases");
+    let t = labelled(173, "First quarter");
     assert!(t.grid().iter().flatten().all(|c| !c.contains("were as follows")), "{:#?}", t.grid());
 }

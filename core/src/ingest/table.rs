@@ -614,6 +614,18 @@ fn pieces_in<'p>(t: &Table, lines: &[Line], cut: &'p [Vec<Piece>]) -> Vec<&'p Pi
         .collect()
 }
 
+/// The lines above `top` (`up`) or below `bot`, nearest first, by their middles.
+fn nearest_first(lines: &[Line], top: f32, bot: f32, up: bool) -> Vec<usize> {
+    let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
+    let mut order: Vec<usize> =
+        (0..lines.len()).filter(|&i| if up { mid(&lines[i]) < top } else { mid(&lines[i]) > bot }).collect();
+    order.sort_by(|&a, &b| {
+        let (ma, mb) = (mid(&lines[a]), mid(&lines[b]));
+        if up { mb.total_cmp(&ma) } else { ma.total_cmp(&mb) }
+    });
+    order
+}
+
 /// The pieces' median type size, and the strips at least a gutter wide that no piece crosses,
 /// left to right.
 fn strips_in(inside: &[&Piece]) -> (f32, Vec<(f32, f32)>) {
@@ -675,13 +687,7 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
             let mut reach = (top, bot);
             let (mut beyond, mut sentences) = (0, 0);
             for up in [true, false] {
-                let mut order: Vec<usize> = (0..lines.len())
-                    .filter(|&i| if up { mid(&lines[i]) < top } else { mid(&lines[i]) > bot })
-                    .collect();
-                order.sort_by(|&a, &b| {
-                    let (ma, mb) = (mid(&lines[a]), mid(&lines[b]));
-                    if up { mb.total_cmp(&ma) } else { ma.total_cmp(&mb) }
-                });
+                let order = nearest_first(lines, top, bot, up);
                 let mut edge = if up { top } else { bot };
                 let mut seen = 0;
                 for i in order {
@@ -745,7 +751,6 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
 fn side_by_side(tables: &[Table], lines: &[Line], known: &[Beside]) -> Vec<Beside> {
     let mut out: Vec<Beside> = vec![];
     let cut: Vec<Vec<Piece>> = lines.iter().map(pieces).collect();
-    let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
     for t in tables.iter().take(TEXT_BESIDE_TABLES) {
         let (top, bot) = (t.bbox[1], t.bbox[3]);
         let inside = pieces_in(t, lines, &cut);
@@ -775,13 +780,7 @@ fn side_by_side(tables: &[Table], lines: &[Line], known: &[Beside]) -> Vec<Besid
             let crosses = |p: &Piece| p.x0 < g0 + 0.25 * size && p.x1 > g1 - 0.25 * size;
             let mut reach = (top, bot);
             for up in [true, false] {
-                let mut order: Vec<usize> = (0..lines.len())
-                    .filter(|&i| if up { mid(&lines[i]) < top } else { mid(&lines[i]) > bot })
-                    .collect();
-                order.sort_by(|&a, &b| {
-                    let (ma, mb) = (mid(&lines[a]), mid(&lines[b]));
-                    if up { mb.total_cmp(&ma) } else { ma.total_cmp(&mb) }
-                });
+                let order = nearest_first(lines, top, bot, up);
                 let mut edge = if up { top } else { bot };
                 for i in order {
                     let l = &lines[i];
