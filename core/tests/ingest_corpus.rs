@@ -1070,3 +1070,37 @@ fn tables_set_side_by_side_in_two_columns_are_read_apart_and_paragraph_ends_are_
     let t = labelled(173, "First quarter");
     assert!(t.grid().iter().flatten().all(|c| !c.contains("were as follows")), "{:#?}", t.grid());
 }
+
+#[test]
+fn a_table_in_the_left_column_reads_on_past_the_lines_of_the_paragraph_beside_it() {
+    // JPM 10-Q p142: the loan-sales table fills the left column while the right column's paragraph
+    // runs beside it on baselines of its own, one of its lines between every two rows. Each of
+    // those lines used to end the table at its header ("(in millions) 2021 2020"), and every row
+    // of figures was lost.
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let page = |n: u32| ex.pages.iter().find(|p| p.page == n).expect("page");
+    // The table of page `n` with a row labelled `label`.
+    let labelled = |n: u32, label: &str| {
+        let t = page(n).tables.iter().find(|t| t.grid().iter().any(|r| r[0] == label));
+        t.unwrap_or_else(|| panic!("p{n}: no table with a row {label:?}")).clone()
+    };
+    let p142 = page(142);
+    let sales = labelled(142, "Carrying value of loans sold");
+    let rows = sales.grid();
+    for want in [
+        ["(in millions)", "2021", "2020"],
+        ["Carrying value of loans sold", "$ 23,147", "$ 24,935"],
+        ["Proceeds received from loan sales as cash", "16", "9"],
+        ["Total proceeds received from loan sales(c)", "$ 22,765", "$ 24,672"],
+        ["Gains/(losses) on loan sales(d)(e)", "$ 4", "$ 4"],
+    ] {
+        assert!(rows.iter().any(|r| r == &want), "p142: no row {want:?} in {rows:#?}");
+    }
+    // The paragraph beside it is not read into the table, and the table stays in its column.
+    assert!(rows.iter().flatten().all(|c| !c.contains("repurchase option")), "{rows:#?}");
+    assert!(sales.bbox[2] < 0.55 * p142.width, "{:?}", sales.bbox);
+    // p146: the U.S. deposits table beside the leases paragraph, found at all.
+    let deposits = labelled(146, "Total deposits in U.S. offices");
+    assert!(deposits.grid().iter().any(|r| r == &["Total deposits in U.S. offices", "1,895,995", "1,769,743"]));
+}

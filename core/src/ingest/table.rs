@@ -33,6 +33,8 @@ struct Row<'a> {
     line: &'a Line,
     segs: Vec<Seg>,
     caption: bool,
+    /// A line of the page's other column, set between the table's rows (see `detect_lines`).
+    beside: bool,
 }
 
 impl Row<'_> {
@@ -294,16 +296,48 @@ fn detect_split(lines: &[Line], right: &[Beside], graphics: &Graphics, width: f3
 /// The line is the end of a sentence (the last line of a paragraph over a table), not a heading:
 /// one piece of two words or more ending in a full stop after a word of four letters or a number
 /// ("… ended June 30, 2023.", not "Dec." or "Inc.").
-fn ends_sentence(r: &Row) -> bool {
-    let words = &r.line.words;
+fn ends_sentence(segs: &[Seg]) -> bool {
+    let words = segs.first().map_or(&[][..], |g| &g.words[..]);
     let last = words.last().map_or("", |w| w.text.as_str());
     let stem = last.strip_suffix('.').unwrap_or("");
-    r.segs.len() == 1
+    segs.len() == 1
         && words.len() >= 2
         && !stem.is_empty()
         && (stem.chars().count() >= 4 || stem.chars().all(|c| c.is_ascii_digit()))
         && stem.chars().all(|c| c.is_alphanumeric() || c == ',' || c == ')' || c == '%')
 }
+
+/// The line `rest[0]`, right of a table's rows that end at `x1`, is a line of the page's other
+/// column, passed over (see `detect_lines`): it reads as running text, no row with figures lies in
+/// that column within a few lines of it (a table of its own there is read by `side_by_side`), and
+/// the next row keeps clear of that column (a row reaching into it is a table across both).
+fn other_column_line(rows: &[Row], j: usize, x1: f32, size: f32) -> bool {
+    let line = &rows[j];
+    let (gutter, reach) = (GUTTER_EMS * size, OTHER_COLUMN_REACH * size);
+    // Rows are in top-to-bottom order: the neighbours within reach, up and down.
+    let up = rows[..j].iter().rev().take_while(|o| line.line.ftop - o.line.ftop <= reach);
+    let down = rows[j + 1..].iter().take_while(|o| o.line.ftop - line.line.ftop <= reach);
+    line.segs.len() == 1
+        && line.line.fx0 >= x1 + gutter
+        && sentence_words(&line.segs[0].words)
+        && !up.chain(down).any(|o| has_value(&o.segs) && o.line.fx0 >= x1 + gutter)
+        && rows[j + 1..].iter().take(OTHER_COLUMN_REACH as usize).find(|r| r.row_like()).is_some_and(|r| r.line.fx1 < x1 + gutter)
+}
+
+/// How far from a line of the other column (in ems; and in lines, for the table's next row) rows
+/// are looked for.
+const OTHER_COLUMN_REACH: f32 = 6.0;
+
+/// Words of a line of running text: three or more, mostly letters.
+fn sentence_words(words: &[Word]) -> bool {
+    let (letters, all) = words.iter().flat_map(|w| w.text.chars()).fold((0, 0), |(l, a), c| {
+        (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace()))
+    });
+    words.len() >= 3 && letters * 10 >= all * 6
+}
+
+/// Lines of the page's other column passed over above a table's first row, looking for its header.
+const MAX_PASSED: usize = 4;
 
 /// Readings of a page with the right-hand table of a pair set apart.
 const SIDE_BY_SIDE_ROUNDS: usize = 3;
@@ -321,6 +355,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
             line: l,
             segs: segments(l),
             caption: is_caption(l),
+            beside: false,
         })
         .collect();
     // A caption wraps: single-piece lines right under a caption line belong to it.
@@ -348,6 +383,13 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
         let mut j = i + 1;
         let mut misses = 0;
         let mut left = rows[i].line.fx0;
+        // The right edge of the rows so far, once a labelled row with figures has been seen (a
+        // header row alone does not show where the table ends).
+        let labelled_row = |r: &Row| has_value(&r.segs) && !is_number(&r.segs[0].text());
+        let mut right = rows[i].line.fx1;
+        let mut labelled = labelled_row(&rows[i]);
+        // Lines of the page's other column, right of the rows, passed over.
+        let mut other_column = false;
         // Value columns seen so far in the region.
         let mut cols: Vec<(f32, f32)> = rows[i].segs[1..].iter().map(|s| (s.x0, s.x1)).collect();
         let in_cols = |s: &Seg, cols: &[(f32, f32)]| cols.iter().any(|c| s.x0.max(c.0) < s.x1.min(c.1));
@@ -363,11 +405,23 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
             if r.caption || gap > 2.0 * size && !(aligned && gap <= 3.2 * size) {
                 break;
             }
+            // Past lines of the other column, a row reaching into that column is not this table's.
+            if other_column && r.row_like() && r.line.fx1 >= right + GUTTER_EMS * size {
+                break;
+            }
             if r.row_like() {
                 end = j;
                 misses = 0;
                 left = left.min(r.line.fx0);
+                right = right.max(r.line.fx1);
+                labelled |= labelled_row(r);
                 cols.extend(r.segs[1..].iter().map(|s| (s.x0, s.x1)));
+            } else if labelled && other_column_line(&rows, j, right, size) {
+                // A paragraph of the page's other column set beside the table on baselines of its
+                // own (a table in the left column of two): the table goes on past its lines,
+                // without them.
+                rows[j].beside = true;
+                other_column = true;
             } else if r.segs.len() == 1
                 && r.segs[0].n_words() <= 12
                 && misses < 3
@@ -383,6 +437,11 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
                 break;
             }
             j += 1;
+        }
+        // Lines of the other column after the last row are nobody's rows.
+        let stop = j.min(rows.len());
+        for r in &mut rows[end + 1..stop] {
+            r.beside = false;
         }
         regions.push((start, end));
         i = end + 1;
@@ -401,20 +460,39 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
         if n_row_like < 3 && !values_align(region) {
             continue;
         }
-        // Header lines just above the first row: short, aligned with the region.
+        // Header lines just above the first row: short, aligned with the region. Beside a column
+        // of the page's other text (rows set between lines of it), what lies a gutter right of the
+        // rows is that column's: whole lines of it are passed over, pieces of it cut off.
+        let other_column = region.iter().any(|r| r.beside);
+        let rx0 = region.iter().filter(|r| !r.beside).map(|r| r.line.fx0).fold(f32::MAX, f32::min);
+        let rx1 = region.iter().filter(|r| r.row_like()).map(|r| r.line.fx1).fold(f32::MIN, f32::max);
+        let off = |g: &Seg, size: f32| other_column && g.x0 >= rx1 + GUTTER_EMS * size;
         let mut top = s;
-        let mut added = 0;
-        while top > prev_end.map_or(0, |p| p + 1) && added < 3 {
-            let above = &rows[top - 1];
+        let mut k = s;
+        let (mut added, mut passed) = (0, 0);
+        while k > prev_end.map_or(0, |p| p + 1) && added < 3 {
+            let above = &rows[k - 1];
+            let size = above.line.size;
+            let segs: Vec<Seg> = above.segs.iter().filter(|g| !off(g, size)).cloned().collect();
+            if segs.is_empty() && passed < MAX_PASSED {
+                passed += 1;
+                k -= 1;
+                continue;
+            }
             let gap = rows[top].line.ftop - above.line.fbot;
-            let short = above.segs.iter().all(|g| g.n_words() <= 8) && above.line.words.len() <= 16;
-            if gap <= 1.0 * above.line.size
+            let short = segs.iter().all(|g| g.n_words() <= 8) && segs.iter().map(Seg::n_words).sum::<usize>() <= 16;
+            if gap <= 1.0 * size
                 && short
                 && !above.caption
-                && !ends_sentence(above)
-                && above.line.fx1 > region_x0(region)
+                && !ends_sentence(&segs)
+                && segs.iter().map(|g| g.x1).fold(f32::MIN, f32::max) > rx0
             {
-                top -= 1;
+                for r in &mut rows[k..top] {
+                    r.beside = true;
+                }
+                rows[k - 1].segs = segs;
+                k -= 1;
+                top = k;
                 added += 1;
             } else {
                 break;
@@ -975,10 +1053,6 @@ fn values_align(region: &[Row]) -> bool {
     })
 }
 
-fn region_x0(rows: &[Row]) -> f32 {
-    rows.iter().map(|r| r.line.fx0).fold(f32::MAX, f32::min)
-}
-
 /// Most columns a whitespace table may have (label column included).
 const MAX_COLUMNS: usize = 120;
 
@@ -1005,7 +1079,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     }
     // The label column: everything left of the first value column.
     let label_x1 = cols.first().map(|c| c.0).unwrap_or(0.0);
-    let label_x0 = rows.iter().map(|r| r.line.fx0).fold(f32::MAX, f32::min);
+    let label_x0 = rows.iter().filter(|r| !r.beside).map(|r| r.line.fx0).fold(f32::MAX, f32::min);
     let mut columns = vec![(label_x0, label_x1 - 0.5)];
     columns.extend(cols);
     let n_cols = columns.len();
@@ -1016,7 +1090,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     }
 
     let mut raw: Vec<RawRow> = vec![];
-    for r in rows {
+    for r in rows.iter().filter(|r| !r.beside) {
         let mut cells: Vec<(usize, usize, Seg)> = vec![];
         for sg in &r.segs {
             let (c0, span) = place(sg, &columns);
