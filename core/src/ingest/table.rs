@@ -307,7 +307,7 @@ fn ends_sentence(segs: &[Seg]) -> bool {
         && stem.chars().all(|c| c.is_alphanumeric() || c == ',' || c == ')' || c == '%')
 }
 
-/// The line `rest[0]`, right of a table's rows that end at `x1`, is a line of the page's other
+/// The line `rows[j]`, right of a table's rows that end at `x1`, is a line of the page's other
 /// column, passed over (see `detect_lines`): it reads as running text, no row with figures lies in
 /// that column within a few lines of it (a table of its own there is read by `side_by_side`), and
 /// the next row keeps clear of that column (a row reaching into it is a table across both).
@@ -327,14 +327,6 @@ fn other_column_line(rows: &[Row], j: usize, x1: f32, size: f32) -> bool {
 /// How far from a line of the other column (in ems; and in lines, for the table's next row) rows
 /// are looked for.
 const OTHER_COLUMN_REACH: f32 = 6.0;
-
-/// Words of a line of running text: three or more, mostly letters.
-fn sentence_words(words: &[Word]) -> bool {
-    let (letters, all) = words.iter().flat_map(|w| w.text.chars()).fold((0, 0), |(l, a), c| {
-        (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace()))
-    });
-    words.len() >= 3 && letters * 10 >= all * 6
-}
 
 /// Lines of the page's other column passed over above a table's first row, looking for its header.
 const MAX_PASSED: usize = 4;
@@ -604,17 +596,22 @@ fn pieces(line: &Line) -> Vec<Piece<'_>> {
     out
 }
 
-/// Letters among the piece's characters, and all its characters but spaces.
-fn letter_count(p: &Piece) -> (usize, usize) {
-    p.words.iter().flat_map(|w| w.text.chars()).fold((0, 0), |(l, a), c| {
+/// Letters among the words' characters, and all their characters but spaces.
+fn letters_of(words: &[Word]) -> (usize, usize) {
+    words.iter().flat_map(|w| w.text.chars()).fold((0, 0), |(l, a), c| {
         (l + usize::from(c.is_alphabetic()), a + usize::from(!c.is_whitespace()))
     })
 }
 
 /// Words of a sentence: three or more, mostly letters.
+fn sentence_words(words: &[Word]) -> bool {
+    let (letters, all) = letters_of(words);
+    words.len() >= 3 && letters * 10 >= all * 6
+}
+
+/// A piece of a sentence (`sentence_words`).
 fn prose_piece(p: &Piece) -> bool {
-    let (letters, all) = letter_count(p);
-    p.words.len() >= 3 && letters * 10 >= all * 6
+    sentence_words(p.words)
 }
 
 /// The piece carries on the sentence of the line above: it opens in lower case.
@@ -657,7 +654,7 @@ fn labelled(other: &[&Piece]) -> bool {
         }
     }
     let worded = |p: &Piece| {
-        let (letters, all) = letter_count(p);
+        let (letters, all) = letters_of(p.words);
         letters >= 3 && letters * 2 >= all && !is_value(&join_words(p.words))
     };
     let (mut rows, mut named) = (0, 0);
