@@ -321,12 +321,14 @@ fn other_column_line(rows: &[Row], j: usize, x1: f32, size: f32) -> bool {
         && line.line.fx0 >= x1 + gutter
         && sentence_words(&line.segs[0].words)
         && !up.chain(down).any(|o| has_value(&o.segs) && o.line.fx0 >= x1 + gutter)
-        && rows[j + 1..].iter().take(OTHER_COLUMN_REACH as usize).find(|r| r.row_like()).is_some_and(|r| r.line.fx1 < x1 + gutter)
+        && rows[j + 1..].iter().take(NEXT_ROW_LINES).find(|r| r.row_like()).is_some_and(|r| r.line.fx1 < x1 + gutter)
 }
 
-/// How far from a line of the other column (in ems; and in lines, for the table's next row) rows
-/// are looked for.
+/// How far from a line of the other column (in ems) rows with figures in that column are looked for.
 const OTHER_COLUMN_REACH: f32 = 6.0;
+
+/// Lines after a line of the other column within which the table's next row is looked for.
+const NEXT_ROW_LINES: usize = 6;
 
 /// Lines of the page's other column passed over above a table's first row, looking for its header.
 const MAX_PASSED: usize = 4;
@@ -458,14 +460,17 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
         let other_column = region.iter().any(|r| r.beside);
         let rx0 = region.iter().filter(|r| !r.beside).map(|r| r.line.fx0).fold(f32::MAX, f32::min);
         let rx1 = region.iter().filter(|r| r.row_like()).map(|r| r.line.fx1).fold(f32::MIN, f32::max);
-        let off = |g: &Seg, size: f32| other_column && g.x0 >= rx1 + GUTTER_EMS * size;
+        let off = |g: &Seg, size: f32| g.x0 >= rx1 + GUTTER_EMS * size;
         let mut top = s;
         let mut k = s;
         let (mut added, mut passed) = (0, 0);
         while k > prev_end.map_or(0, |p| p + 1) && added < 3 {
             let above = &rows[k - 1];
             let size = above.line.size;
-            let segs: Vec<Seg> = above.segs.iter().filter(|g| !off(g, size)).cloned().collect();
+            // Only beside the other column are pieces cut off (and the line's pieces copied).
+            let kept: Option<Vec<Seg>> =
+                other_column.then(|| above.segs.iter().filter(|g| !off(g, size)).cloned().collect());
+            let segs: &[Seg] = kept.as_deref().unwrap_or(&above.segs);
             if segs.is_empty() && passed < MAX_PASSED {
                 passed += 1;
                 k -= 1;
@@ -476,13 +481,15 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
             if gap <= 1.0 * size
                 && short
                 && !above.caption
-                && !ends_sentence(&segs)
+                && !ends_sentence(segs)
                 && segs.iter().map(|g| g.x1).fold(f32::MIN, f32::max) > rx0
             {
                 for r in &mut rows[k..top] {
                     r.beside = true;
                 }
-                rows[k - 1].segs = segs;
+                if let Some(segs) = kept {
+                    rows[k - 1].segs = segs;
+                }
                 k -= 1;
                 top = k;
                 added += 1;
