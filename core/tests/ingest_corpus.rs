@@ -496,6 +496,32 @@ BT /F1 12 Tf 72 640 Td /P << /MCID 3 >> BDC (Plain) Tj EMC /Span << /ActualText 
 }
 
 #[test]
+fn a_stray_delimiter_in_the_content_costs_itself_and_a_warning_not_the_rest_of_the_page() {
+    // A writer's stray `]`, `)`, `>>` or `}` between text objects ended hayro's reading of the page
+    // (repair.rs); pdftotext reports it and reads on, and so do we, saying where.
+    for stray in ["]", ")", ">>", "}"] {
+        let content = format!(
+            "BT /F1 12 Tf 72 720 Td (Revenue [note] 1,234) Tj ET\n{stray}\nBT /F1 12 Tf 72 700 Td [(Net) -250 (income)] TJ ET"
+        );
+        let bytes = one_page_pdf(content.as_bytes(), "", HELVETICA, &[]);
+        let ex = ingest::extract(&bytes, "stray.pdf", &IngestSettings::default());
+        let lines: Vec<&str> = ex.pages[0].text.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines, ["Revenue [note] 1,234", "Net income"], "stray {stray}");
+        let first = stray.chars().next().unwrap();
+        assert!(
+            ex.warnings.iter().any(|w| w.contains("stray.pdf page 1") && w.contains(&format!("`{first}`")) && w.contains("the rest was read")),
+            "stray {stray}: {:?}",
+            ex.warnings
+        );
+    }
+    // A page without one reads as it is, with no warning.
+    let bytes = one_page_pdf(b"BT /F1 12 Tf 72 720 Td (a \\) b) Tj ET", "", HELVETICA, &[]);
+    let ex = ingest::extract(&bytes, "clean.pdf", &IngestSettings::default());
+    assert_eq!(ex.pages[0].text.trim(), "a ) b");
+    assert!(ex.warnings.is_empty(), "{:?}", ex.warnings);
+}
+
+#[test]
 fn truncated_pdf_returns_warning_not_panic() {
     let bytes = read(&format!("{ICDAR}eu-001.pdf"));
     for keep in [0.9, 0.5, 0.2, 0.05] {

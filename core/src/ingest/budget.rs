@@ -184,6 +184,12 @@ fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
 
 /// Cost `page` and decide how much of it to interpret.
 pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
+    plan_content(page, page.page_stream().unwrap_or(&[]), s)
+}
+
+/// [`plan`] for `content` read in place of the page's own (its stray delimiters blanked:
+/// `repair.rs`).
+pub(crate) fn plan_content(page: &Page<'_>, content: &[u8], s: &IngestSettings) -> Plan {
     let limit = Cost {
         operators: s.max_page_operators,
         bytes: s.max_page_content_bytes,
@@ -192,7 +198,6 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
         ambiguous_image_ends: MAX_AMBIGUOUS_IMAGE_ENDS,
         function_nesting: MAX_FUNCTION_NESTING,
     };
-    let content = page.page_stream().unwrap_or(&[]);
     // Inline images hayro would read over and over: only what comes before them is read (and
     // costed: the scan below must not meet them either).
     let tangle = ambiguous_image_ends(content);

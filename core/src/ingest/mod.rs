@@ -24,6 +24,8 @@ pub mod layout;
 #[cfg(feature = "pdf")]
 mod read;
 #[cfg(feature = "pdf")]
+mod repair;
+#[cfg(feature = "pdf")]
 pub(crate) use read::page_order;
 #[cfg(feature = "pdf")]
 mod structure;

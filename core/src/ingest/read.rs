@@ -11,7 +11,7 @@ use hayro_interpret::hayro_cmap::BfString;
 use hayro_interpret::kurbo::{Affine, BezPath, PathEl, Point, Rect, Shape, Vec2};
 use hayro_interpret::{
     BlendMode, ClipPath, Context, Device, DrawMode, DrawProps, Image, ImageDrawProps,
-    InterpreterCache, InterpreterSettings, SoftMask, TransformExt,
+    InterpreterCache, InterpreterSettings, RenderContent, SoftMask, TransformExt,
 };
 use hayro_syntax::content::TypedIter;
 use hayro_syntax::object::{Array, Dict, MaybeRef, Name, Object, ObjectIdentifier, String as PdfString};
@@ -54,6 +54,71 @@ struct Collector {
     marked_past_cap: usize,
     /// The page's Type 3 fonts name their glyphs by their codes (`type3_glyphs_named_by_code`).
     type3_by_code: bool,
+    /// What the codes of the run being read stand for (`RunMemo`).
+    memo: RunMemo,
+}
+
+/// A glyph's text and advance, remembered within its run (issue 3, speed bar). hayro works both
+/// out again for every glyph — a composite font's through CMap ranges, a simple one's through its
+/// encoding and the Adobe Glyph List's hash tables — a tenth of one thread's time on Verizon's
+/// 10-K (perf: `CMap::lookup_bf_string_inner`, `lookup_cid_code`, `Type0Font::code_advance` under
+/// `draw_glyph_run`), where a run is a line of text showing the same codes over and over.
+///
+/// A run is shown in one font, so within it a code always reads the same. Across runs nothing is
+/// kept: hayro exposes no identity of the font dictionary, and dictionaries that share a font
+/// program (the same embedded subset, or the same substitute) still give the same code different
+/// text through their own encodings and `/ToUnicode` maps (ICDAR `eu-016`'s MyriadPro subsets;
+/// keyed by program, "Mar" read as "mar"). Direct-mapped by code; a new run moves `run` on.
+struct RunMemo {
+    run: u32,
+    slots: [Memo; MEMO_SLOTS],
+}
+
+const MEMO_SLOTS: usize = 128;
+
+/// One code's reading in a run: `text` is `None` for a glyph without Unicode (a multi-character
+/// mapping is not kept: it is looked up each time).
+#[derive(Clone, Copy, Default)]
+struct Memo {
+    run: u32,
+    code: u32,
+    text: Option<char>,
+    advance: f64,
+}
+
+impl RunMemo {
+    fn new() -> Self {
+        RunMemo { run: 1, slots: [Memo::default(); MEMO_SLOTS] }
+    }
+
+    /// Start a run: what earlier runs' codes read as no longer counts.
+    fn next_run(&mut self) {
+        self.run = self.run.wrapping_add(1);
+        if self.run == 0 {
+            self.slots = [Memo::default(); MEMO_SLOTS];
+            self.run = 1;
+        }
+    }
+
+    /// The glyph's text and advance (glyph units), from the memo or from hayro.
+    fn read(&mut self, pg: &hayro_interpret::font::Glyph<'_>) -> (Option<BfString>, f64) {
+        let code = pg.char_code();
+        let slot = &mut self.slots[code as usize % MEMO_SLOTS];
+        if slot.run == self.run && slot.code == code {
+            return (slot.text.map(BfString::Char), slot.advance);
+        }
+        let advance = match pg {
+            hayro_interpret::font::Glyph::Outline(g) => g.advance_width().unwrap_or(500.0),
+            hayro_interpret::font::Glyph::Type3(g) => g.advance_width().unwrap_or(500.0),
+        } as f64;
+        let text = pg.as_unicode();
+        match text {
+            Some(BfString::Char(c)) => *slot = Memo { run: self.run, code, text: Some(c), advance },
+            None => *slot = Memo { run: self.run, code, text: None, advance },
+            Some(BfString::String(_)) => {}
+        }
+        (text, advance)
+    }
 }
 
 impl Collector {
@@ -70,6 +135,7 @@ impl Collector {
             marked: Vec::new(),
             marked_past_cap: 0,
             type3_by_code: false,
+            memo: RunMemo::new(),
         }
     }
 
@@ -409,6 +475,7 @@ impl<'a> Device<'a> for Collector {
         let font = self.face(run, false);
         let from = self.glyphs.len();
         self.last_fill = (from, from);
+        self.memo.next_run();
         for pg in run.glyphs() {
             if self.glyphs.len() >= MAX_GLYPHS {
                 self.overflow = true;
@@ -423,10 +490,7 @@ impl<'a> Device<'a> for Collector {
             if !size.is_finite() || !o.x.is_finite() || !o.y.is_finite() || size <= 0.0 {
                 continue;
             }
-            let adv = match &**pg {
-                hayro_interpret::font::Glyph::Outline(g) => g.advance_width().unwrap_or(500.0),
-                hayro_interpret::font::Glyph::Type3(g) => g.advance_width().unwrap_or(500.0),
-            } as f64;
+            let (text, adv) = self.memo.read(pg);
             let adv = if adv.is_finite() && adv > 0.0 {
                 adv
             } else {
@@ -467,7 +531,7 @@ impl<'a> Device<'a> for Collector {
                     font,
                 });
             };
-            match pg.as_unicode() {
+            match text {
                 Some(BfString::Char(c)) => push(c, b),
                 Some(BfString::String(s)) => {
                     // A multi-character mapping (ligatures) splits the box between its characters.
@@ -710,33 +774,42 @@ fn read_page<'a>(
 ) -> PageRead {
     let (width, height) = page.render_dimensions();
     let outcome = run_page(|| {
-        let plan = super::budget::plan_reading(page, settings);
-        let settings_i = InterpreterSettings {
-            warning_sink: std::sync::Arc::new(|_| {}),
-            ..Default::default()
+        // A stray delimiter would end hayro's reading of the page (repair.rs): read on past it.
+        let own = page.page_stream().unwrap_or(&[]);
+        let repaired = super::repair::may_hold_stray_delimiter(own).then(|| super::repair::repair(own)).flatten();
+        let plan = match &repaired {
+            None => super::budget::plan_reading(page, settings),
+            Some(r) => super::budget::plan_content(page, &r.content, settings),
         };
-        let initial = page.initial_transform(true).to_kurbo();
-        let mut ctx = Context::new(
-            initial,
-            Rect::new(0.0, 0.0, width as f64, height as f64),
-            cache,
-            pdf.xref(),
-            settings_i,
-        );
+        let context = |render_content| {
+            let settings_i = InterpreterSettings {
+                warning_sink: std::sync::Arc::new(|_| {}),
+                render_content,
+                ..Default::default()
+            };
+            let initial = page.initial_transform(true).to_kurbo();
+            Context::new(initial, Rect::new(0.0, 0.0, width as f64, height as f64), cache, pdf.xref(), settings_i)
+        };
+        let mut ctx = context(RenderContent::all());
         let mut dev = Collector::new();
         dev.type3_by_code = type3_glyphs_named_by_code(page.resources());
+        let content = repaired.as_ref().map_or(own, |r| &r.content[..]);
         match &plan {
-            Plan::Whole(_) => hayro_interpret::interpret_page(page, &mut ctx, &mut dev),
+            Plan::Whole(_) if repaired.is_none() => hayro_interpret::interpret_page(page, &mut ctx, &mut dev),
+            Plan::Whole(_) => {
+                hayro_interpret::interpret(TypedIter::new(content), page.resources(), &mut ctx, &mut dev);
+                // Then the annotations, as `interpret_page` draws them after the content.
+                hayro_interpret::interpret_page(page, &mut context(RenderContent::ANNOTATIONS), &mut dev);
+            }
             Plan::Cut { content_end, .. } => {
-                let content = page.page_stream().unwrap_or(&[]);
                 let ops = TypedIter::new(&content[..(*content_end).min(content.len())]);
                 hayro_interpret::interpret(ops, page.resources(), &mut ctx, &mut dev);
             }
         }
-        (dev, plan)
+        (dev, plan, repaired.map(|r| r.strays))
     });
     let mut warnings = vec![];
-    let Some((dev, plan)) = outcome else {
+    let Some((dev, plan, strays)) = outcome else {
         warnings.push(format!("{source} page {number}: the page could not be interpreted and was skipped"));
         return PageRead {
             page: Page { page: number, width, height, ..Default::default() },
@@ -744,6 +817,15 @@ fn read_page<'a>(
             unmapped: false,
         };
     };
+    if let Some(strays) = strays {
+        let (at, byte) = strays[0];
+        warnings.push(format!(
+            "{source} page {number}: {} stray delimiter(s) in the page's content stream (the first, `{}`, at byte {at}), \
+             where the PDF library would have stopped reading the page; they were skipped and the rest was read",
+            strays.len(),
+            char::from(byte)
+        ));
+    }
     if let Plan::Cut { cost, .. } = plan {
         let (reason, settable) = cost.cut_reason(settings);
         let rest = if settable {
