@@ -56,6 +56,19 @@ struct Collector {
     type3_by_code: bool,
     /// What the codes of the run being read stand for (`RunMemo`).
     memo: RunMemo,
+    /// hayro read the page's content to its end ([`END_OF_CONTENT`] was met).
+    read_to_end: bool,
+}
+
+/// Put after a page's content: a marked-content sequence (tag [`END_TAG`]) the collector sees only
+/// if hayro reads the content to its end.
+const END_OF_CONTENT: &[u8] = b"\n/ClairEndOfContent BMC EMC\n";
+const END_TAG: &[u8] = b"ClairEndOfContent";
+
+thread_local! {
+    /// A page's content with [`END_OF_CONTENT`] after it: one buffer per reading thread, reused
+    /// page after page (3M_2022_10K holds 110 KB of content a page).
+    static WITH_END: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// A glyph's text and advance, remembered within its run (issue 3, speed bar). hayro works both
@@ -136,6 +149,7 @@ impl Collector {
             marked_past_cap: 0,
             type3_by_code: false,
             memo: RunMemo::new(),
+            read_to_end: false,
         }
     }
 
@@ -561,7 +575,10 @@ impl<'a> Device<'a> for Collector {
     }
     fn pop_clip(&mut self) {}
     fn pop_transparency_group(&mut self) {}
-    fn begin_marked_content(&mut self, _tag: &[u8], properties: Option<&Dict<'_>>) {
+    fn begin_marked_content(&mut self, tag: &[u8], properties: Option<&Dict<'_>>) {
+        if tag == END_TAG {
+            self.read_to_end = true;
+        }
         if self.marked.len() >= MAX_MARKED_DEPTH {
             self.marked_past_cap += 1;
             return;
@@ -774,13 +791,6 @@ fn read_page<'a>(
 ) -> PageRead {
     let (width, height) = page.render_dimensions();
     let outcome = run_page(|| {
-        // A stray delimiter would end hayro's reading of the page (repair.rs): read on past it.
-        let own = page.page_stream().unwrap_or(&[]);
-        let repaired = super::repair::may_hold_stray_delimiter(own).then(|| super::repair::repair(own)).flatten();
-        let plan = match &repaired {
-            None => super::budget::plan_reading(page, settings),
-            Some(r) => super::budget::plan_content(page, &r.content, settings),
-        };
         let context = |render_content| {
             let settings_i = InterpreterSettings {
                 warning_sink: std::sync::Arc::new(|_| {}),
@@ -790,23 +800,47 @@ fn read_page<'a>(
             let initial = page.initial_transform(true).to_kurbo();
             Context::new(initial, Rect::new(0.0, 0.0, width as f64, height as f64), cache, pdf.xref(), settings_i)
         };
-        let mut ctx = context(RenderContent::all());
-        let mut dev = Collector::new();
-        dev.type3_by_code = type3_glyphs_named_by_code(page.resources());
-        let content = repaired.as_ref().map_or(own, |r| &r.content[..]);
-        match &plan {
-            Plan::Whole(_) if repaired.is_none() => hayro_interpret::interpret_page(page, &mut ctx, &mut dev),
-            Plan::Whole(_) => {
-                hayro_interpret::interpret(TypedIter::new(content), page.resources(), &mut ctx, &mut dev);
-                // Then the annotations, as `interpret_page` draws them after the content.
-                hayro_interpret::interpret_page(page, &mut context(RenderContent::ANNOTATIONS), &mut dev);
+        // The page's content (or `content` in its place), then its annotations: what
+        // `interpret_page` does, with a marked-content sentinel after the content so that the
+        // collector sees whether hayro read it to the end (a stray delimiter stops it: repair.rs).
+        let read = |content: &[u8], plan: &Plan| {
+            let mut dev = Collector::new();
+            dev.type3_by_code = type3_glyphs_named_by_code(page.resources());
+            match plan {
+                Plan::Whole(_) => {
+                    let mut ctx = context(RenderContent::ANNOTATIONS);
+                    WITH_END.with(|buf| {
+                        let mut with_end = buf.borrow_mut();
+                        with_end.clear();
+                        with_end.extend_from_slice(content);
+                        with_end.extend_from_slice(END_OF_CONTENT);
+                        hayro_interpret::interpret(TypedIter::new(&with_end), page.resources(), &mut ctx, &mut dev);
+                    });
+                    hayro_interpret::interpret_page(page, &mut ctx, &mut dev);
+                }
+                Plan::Cut { content_end, .. } => {
+                    let ops = TypedIter::new(&content[..(*content_end).min(content.len())]);
+                    hayro_interpret::interpret(ops, page.resources(), &mut context(RenderContent::all()), &mut dev);
+                    dev.read_to_end = true;
+                }
             }
-            Plan::Cut { content_end, .. } => {
-                let ops = TypedIter::new(&content[..(*content_end).min(content.len())]);
-                hayro_interpret::interpret(ops, page.resources(), &mut ctx, &mut dev);
-            }
+            dev
+        };
+        let own = page.page_stream().unwrap_or(&[]);
+        let plan = super::budget::plan_reading(page, settings);
+        let dev = read(own, &plan);
+        if dev.read_to_end {
+            return (dev, plan, None);
         }
-        (dev, plan, repaired.map(|r| r.strays))
+        // hayro stopped part-way: read the page again with its stray delimiters blanked, costed anew
+        // (costing stopped where hayro did).
+        match super::repair::repair(own) {
+            Some(r) => {
+                let plan = super::budget::plan_content(page, &r.content, settings);
+                (read(&r.content, &plan), plan, Some(r.strays))
+            }
+            None => (dev, plan, None),
+        }
     });
     let mut warnings = vec![];
     let Some((dev, plan, strays)) = outcome else {
@@ -867,6 +901,13 @@ fn run_page<T>(f: impl FnOnce() -> T) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_end_of_content_sentinel_opens_a_sequence_with_the_tag_the_collector_looks_for() {
+        let text = std::str::from_utf8(END_OF_CONTENT).unwrap();
+        let tag = std::str::from_utf8(END_TAG).unwrap();
+        assert_eq!(text.split_whitespace().collect::<Vec<_>>(), [&format!("/{tag}")[..], "BMC", "EMC"]);
+    }
 
     #[test]
     fn a_face_is_named_without_its_subset_tag_and_bold_or_italic_from_its_weight_or_name() {

@@ -4,10 +4,11 @@
 //! hayro-syntax 0.9 (`content::read_instruction`) ends a content stream at the first token it cannot
 //! read: a delimiter no token starts with — a `)`, `]` or `>` with nothing open, a `{` or `}`. A
 //! writer's stray `]` after a text object thus silently cost every line below it; pdftotext
-//! reports the character ("Unknown operator ']'") and reads on. So, before a page is interpreted,
-//! its content is lexed once more where it may hold such a byte ([`may_hold_stray_delimiter`]);
-//! each stray delimiter hayro would stop at is blanked (made a space), and the page is read on from
-//! there, with a warning that says where.
+//! reports the character ("Unknown operator ']'") and reads on. The reader (`read.rs`) puts a
+//! marked-content sentinel after each page's content, so it sees when hayro did not read to the
+//! end — at no cost on a sound page. Only then is the content lexed here as hayro lexes it, each
+//! stray delimiter it would stop at blanked (made a space), and the page read again from the
+//! repaired bytes, with a warning that says where.
 
 use hayro_syntax::content::UntypedIter;
 
@@ -21,77 +22,6 @@ pub(crate) struct Repaired {
     pub content: Vec<u8>,
     /// Offset and byte of each delimiter blanked, in order.
     pub strays: Vec<(usize, u8)>,
-}
-
-/// Whether `data` may hold a delimiter that no token starts with, in one pass over its bytes that
-/// steps over strings (their escapes and nested parentheses) and comments: a `)` outside a string,
-/// a `]` or `>` with more of them than `[` or `<` before it, or a brace. Bytes of an inline image's
-/// data may look like any of these and only make the lexing of [`repair`] run for nothing; a page
-/// that passes is read as it is, without lexing it again.
-pub(crate) fn may_hold_stray_delimiter(data: &[u8]) -> bool {
-    const MAY_MATTER: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut k = 0;
-        let bytes = *b"()[]<>{}%";
-        while k < bytes.len() {
-            t[bytes[k] as usize] = true;
-            k += 1;
-        }
-        t
-    };
-    let (mut brackets, mut angles) = (0i64, 0i64);
-    let mut i = 0;
-    while i < data.len() {
-        // Most bytes are none of these.
-        while i < data.len() && !MAY_MATTER[data[i] as usize] {
-            i += 1;
-        }
-        if i >= data.len() {
-            break;
-        }
-        match data[i] {
-            b'(' => {
-                let mut depth = 0usize;
-                while i < data.len() {
-                    match data[i] {
-                        b'\\' => i += 1,
-                        b'(' => depth += 1,
-                        b')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-            }
-            b'%' => {
-                while i < data.len() && data[i] != b'\n' && data[i] != b'\r' {
-                    i += 1;
-                }
-            }
-            b'[' => brackets += 1,
-            b']' => {
-                brackets -= 1;
-                if brackets < 0 {
-                    return true;
-                }
-            }
-            b'<' => angles += 1,
-            b'>' => {
-                angles -= 1;
-                if angles < 0 {
-                    return true;
-                }
-            }
-            b')' | b'{' | b'}' => return true,
-            _ => {}
-        }
-        i += 1;
-    }
-    false
 }
 
 /// `data` with every stray delimiter hayro would stop at blanked, or `None` when hayro reads it to
@@ -245,7 +175,6 @@ mod tests {
             let mut content = b"BT /F1 12 Tf 72 700 Td (first [x] (y) <41>) Tj ET\n".to_vec();
             content.extend_from_slice(stray);
             content.extend_from_slice(b"\nBT /F1 12 Tf 72 680 Td [(second) -250 (line)] TJ ET");
-            assert!(may_hold_stray_delimiter(&content), "{:?}", String::from_utf8_lossy(stray));
             let r = repair(&content).expect("repaired");
             assert_eq!(r.strays.len(), stray.len(), "{:?}", String::from_utf8_lossy(stray));
             let at = b"BT /F1 12 Tf 72 700 Td (first [x] (y) <41>) Tj ET\n".len();
