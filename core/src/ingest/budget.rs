@@ -226,11 +226,8 @@ pub(crate) fn plan_content(page: &Page<'_>, content: &[u8], s: &IngestSettings) 
             };
         }
         used = next;
-        // The end of this operator in `data`: the operator name is a slice of it unless escaped.
-        let name: &[u8] = op.operator;
-        let at = (name.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-        if at <= data.len() && at + name.len() <= data.len() {
-            end = at + name.len();
+        if let Some(e) = operator_end(&op, data) {
+            end = e;
         }
     }
     if let Some((cut, count)) = tangle {
@@ -436,8 +433,16 @@ fn find(data: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
     data.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
 }
 
+/// The end of `op` in `data`, the content it was read from: the operator name is a slice of it
+/// unless escaped (then `None`).
+pub(crate) fn operator_end(op: &Instruction<'_, '_>, data: &[u8]) -> Option<usize> {
+    let name: &[u8] = op.operator;
+    let at = (name.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+    (at <= data.len() && at + name.len() <= data.len()).then_some(at + name.len())
+}
+
 /// PDF white space (ISO 32000-1 §7.2.2).
-fn is_pdf_space(b: u8) -> bool {
+pub(crate) fn is_pdf_space(b: u8) -> bool {
     matches!(b, 0 | 9 | 10 | 12 | 13 | 32)
 }
 

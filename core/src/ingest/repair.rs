@@ -10,6 +10,7 @@
 //! stray delimiter it would stop at blanked (made a space), and the page read again from the
 //! repaired bytes, with a warning that says where.
 
+use super::budget::{is_pdf_space, operator_end};
 use hayro_syntax::content::UntypedIter;
 
 /// Stray delimiters blanked on one page at most; past that the rest of the page is not read, as
@@ -63,17 +64,11 @@ fn read_end(data: &[u8]) -> usize {
     let mut ops = UntypedIter::new(data);
     let mut end = 0;
     while let Some(op) = ops.next() {
-        let name: &[u8] = op.operator;
-        let at = (name.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-        if at <= data.len() && at + name.len() <= data.len() {
-            end = at + name.len();
+        if let Some(e) = operator_end(&op, data) {
+            end = e;
         }
     }
     end
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, 0 | 9 | 10 | 12 | 13 | 32)
 }
 
 fn is_delimiter(b: u8) -> bool {
@@ -82,7 +77,7 @@ fn is_delimiter(b: u8) -> bool {
 
 fn skip_space_and_comments(d: &[u8], mut i: usize) -> usize {
     while i < d.len() {
-        if is_space(d[i]) {
+        if is_pdf_space(d[i]) {
             i += 1;
         } else if d[i] == b'%' {
             while i < d.len() && d[i] != b'\n' && d[i] != b'\r' {
@@ -144,7 +139,7 @@ fn first_stray(d: &[u8], mut i: usize) -> Option<usize> {
             _ => {
                 let start = i;
                 i += 1;
-                while i < d.len() && !is_space(d[i]) && !is_delimiter(d[i]) {
+                while i < d.len() && !is_pdf_space(d[i]) && !is_delimiter(d[i]) {
                     i += 1;
                 }
                 // A token that is not a name, number or keyword operand is an operator: hayro
