@@ -609,15 +609,50 @@ pub(super) fn extract(
     threads: usize,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Extracted {
+    // wasm32-unknown-unknown has no threads to spawn: the worker reads on its own one.
+    #[cfg(target_arch = "wasm32")]
+    let threads = threads.min(1);
+    if threads <= 1 {
+        return read_document(bytes, source, settings, 1, progress, || super::structure::read(bytes));
+    }
+    // The outline and page labels (pdf-rs) are read beside the pages (hayro): neither needs the
+    // other until they are attached, and on a 10-K pdf-rs's part is a few milliseconds of a
+    // hundred that would otherwise come first, on one core.
+    std::thread::scope(|scope| {
+        let beside = std::thread::Builder::new()
+            .name("clair-structure".into())
+            .spawn_scoped(scope, || super::structure::read(bytes));
+        let structure = move || match beside {
+            Ok(handle) => handle.join().unwrap_or_else(|_| super::structure::unreadable()),
+            // A thread the OS refuses is not an error: it is read here instead.
+            Err(_) => super::structure::read(bytes),
+        };
+        read_document(bytes, source, settings, threads, progress, structure)
+    })
+}
+
+/// [`extract`] once the document's structure is being read: `structure` hands it over (waiting
+/// for it when it is read on a thread of its own), and is called once.
+fn read_document(
+    bytes: &[u8],
+    source: &str,
+    settings: &IngestSettings,
+    threads: usize,
+    progress: &mut dyn FnMut(u32, u32),
+    structure: impl FnOnce() -> super::structure::Structure,
+) -> Extracted {
     let mut ex = Extracted {
         source: source.to_string(),
         ..Default::default()
     };
-    let structure = super::structure::read(bytes);
-    ex.encrypted = structure.encrypted;
-    ex.title = structure.title.clone();
-    ex.outline = structure.outline.clone();
-    ex.warnings.extend(structure.warnings.iter().cloned());
+    // The structure's warnings come first, as when it was read before the pages.
+    let take_structure = |ex: &mut Extracted, structure: super::structure::Structure| {
+        ex.encrypted |= structure.encrypted;
+        ex.title = structure.title.clone();
+        ex.outline = structure.outline.clone();
+        ex.warnings.splice(0..0, structure.warnings.iter().cloned());
+        structure
+    };
 
     let pdf = match Pdf::new(bytes.to_vec()) {
         Ok(p) => p,
@@ -627,12 +662,14 @@ pub(super) fn extract(
                 "{source}: the file is encrypted and does not open with an empty user password ({e:?}); \
                  remove the password and load it again"
             ));
+            take_structure(&mut ex, structure());
             return ex;
         }
         Err(hayro_syntax::LoadPdfError::Invalid) => {
             ex.warnings.push(format!(
                 "{source}: not a readable PDF (no usable cross-reference table or page tree)"
             ));
+            take_structure(&mut ex, structure());
             return ex;
         }
     };
@@ -647,31 +684,28 @@ pub(super) fn extract(
         ex.pages.push(r.page);
         progress(number, total);
     };
-    // wasm32-unknown-unknown has no threads to spawn: the worker reads on its own one.
-    #[cfg(target_arch = "wasm32")]
-    let threads = threads.min(1);
     let threads = threads.clamp(1, order.len().max(1));
     // Fonts and decoded objects are cached per reading thread: hayro's cache is `Rc`, not shared.
     let mut read_on_threads = false;
     if threads > 1 {
         // Pages are independent until the whole-document passes below, so they are read on
-        // `threads` threads, each taking the next unread page; results are put back in page order
-        // (the output is the same as on one thread) and progress is reported in that order.
-        let next = std::sync::atomic::AtomicUsize::new(0);
+        // `threads` threads, each taking pages from its own stretch (`Stretches`); results are put
+        // back in page order (the output is the same as on one thread) and progress is reported in
+        // that order.
+        let stretches = Stretches::new(order.len(), threads);
         let (tx, rx) = std::sync::mpsc::channel::<(usize, PageRead)>();
         read_on_threads = std::thread::scope(|scope| {
             let mut spawned = 0;
-            for _ in 0..threads {
+            for t in 0..threads {
                 let tx = tx.clone();
-                let (next, pdf, pages, order) = (&next, &pdf, &pages, &order);
+                let (stretches, pdf, pages, order) = (&stretches, &pdf, &pages, &order);
                 // A thread the OS refuses is not an error: the others (or, with none, the caller's
                 // own thread below) read its pages.
                 let reader = std::thread::Builder::new().name("clair-read".into());
                 let started = reader.spawn_scoped(scope, move || {
                     let cache = InterpreterCache::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= order.len() || tx.send((i, read_page(pdf, &pages[order[i]], i as u32 + 1, &cache, settings, source))).is_err() {
+                    while let Some(i) = stretches.take(t) {
+                        if tx.send((i, read_page(pdf, &pages[order[i]], i as u32 + 1, &cache, settings, source))).is_err() {
                             break;
                         }
                     }
@@ -707,6 +741,7 @@ pub(super) fn extract(
             "{source}: {font_warnings} page(s) have glyphs without a Unicode mapping"
         ));
     }
+    let structure = take_structure(&mut ex, structure());
     super::structure::attach(&mut ex, &structure);
     super::furniture::mark(&mut ex.pages);
     // After furniture is marked: running headers repeat item numbers without being headings.
@@ -715,6 +750,33 @@ pub(super) fn extract(
     super::headings::attach_typeset_headings(&mut ex.pages);
     super::table::link_continuations(&mut ex.pages);
     ex
+}
+
+/// How pages are shared out among reading threads: each thread reads a stretch of consecutive
+/// pages from its front, and one whose stretch is done takes the last unread page of the longest
+/// stretch left. Fonts and decoded objects are cached per thread (hayro's cache is `Rc`), and the
+/// pages of one part of a report share theirs, so a font is loaded by fewer threads than when
+/// every thread takes the next unread page of the whole document; no thread idles while pages
+/// are left.
+struct Stretches(std::sync::Mutex<Vec<std::ops::Range<usize>>>);
+
+impl Stretches {
+    fn new(pages: usize, threads: usize) -> Self {
+        let per = pages.div_ceil(threads.max(1));
+        Stretches(std::sync::Mutex::new(
+            (0..threads).map(|t| (t * per).min(pages)..((t + 1) * per).min(pages)).collect(),
+        ))
+    }
+
+    /// The next page (index into the document's order) for thread `t` to read, if any is left
+    /// (of two longest stretches, the later one gives).
+    fn take(&self, t: usize) -> Option<usize> {
+        let mut stretches = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = stretches.get_mut(t).and_then(Iterator::next) {
+            return Some(i);
+        }
+        stretches.iter_mut().max_by_key(|r| r.len())?.next_back()
+    }
 }
 
 /// Which of hayro's pages (`pdf.pages()`) shows as each page of the document, in order. hayro
@@ -907,6 +969,30 @@ mod tests {
         let text = std::str::from_utf8(END_OF_CONTENT).unwrap();
         let tag = std::str::from_utf8(END_TAG).unwrap();
         assert_eq!(text.split_whitespace().collect::<Vec<_>>(), [&format!("/{tag}")[..], "BMC", "EMC"]);
+    }
+
+    #[test]
+    fn each_reading_thread_reads_its_own_stretch_in_order_then_takes_from_the_back_of_the_longest() {
+        let s = Stretches::new(10, 3);
+        // Stretches of 4, 4 and 2 pages.
+        assert_eq!([s.take(0), s.take(1), s.take(2)], [Some(0), Some(4), Some(8)]);
+        assert_eq!(s.take(2), Some(9));
+        // Thread 2's stretch is done: it takes the last page of the longest one left (1..4 and
+        // 5..8 are as long: the later one).
+        assert_eq!(s.take(2), Some(7));
+        assert_eq!(s.take(0), Some(1));
+        assert_eq!(s.take(0), Some(2));
+        assert_eq!(s.take(2), Some(6));
+        // Thread 1 reads its own last page, then thread 0's.
+        let rest: Vec<usize> = std::iter::from_fn(|| s.take(1)).collect();
+        assert_eq!(rest, [5, 3], "every page is handed out once");
+        assert_eq!([s.take(0), s.take(1), s.take(2)], [None, None, None]);
+        // A thread that never started leaves its stretch to the others.
+        let s = Stretches::new(5, 2);
+        let mut all: Vec<usize> = std::iter::from_fn(|| s.take(0)).collect();
+        all.sort();
+        assert_eq!(all, [0, 1, 2, 3, 4]);
+        assert_eq!(Stretches::new(0, 4).take(3), None);
     }
 
     #[test]

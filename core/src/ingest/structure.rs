@@ -63,10 +63,17 @@ pub(super) fn read(bytes: &[u8]) -> Structure {
     let opened =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_inner(bytes, &mut s)));
     if opened.is_err() {
-        s.warnings
-            .push("document outline and page labels could not be read".into());
+        return unreadable();
     }
     s
+}
+
+/// What [`read`] gives for a file pdf-rs panicked on.
+pub(super) fn unreadable() -> Structure {
+    Structure {
+        warnings: vec!["document outline and page labels could not be read".into()],
+        ..Default::default()
+    }
 }
 
 fn read_inner(bytes: &[u8], s: &mut Structure) {
