@@ -79,6 +79,28 @@ impl Cost {
         Cost { operators: 1, ..Default::default() }
     }
 
+    /// The larger of the two in every part.
+    fn max(self, o: Cost) -> Cost {
+        Cost {
+            operators: self.operators.max(o.operators),
+            bytes: self.bytes.max(o.bytes),
+            text_bytes: self.text_bytes.max(o.text_bytes),
+            largest_image: self.largest_image.max(o.largest_image),
+            ambiguous_image_ends: self.ambiguous_image_ends.max(o.ambiguous_image_ends),
+            function_nesting: self.function_nesting.max(o.function_nesting),
+        }
+    }
+
+    /// `n` of these, one after another (the parts that are maxima, not sums, stay as they are).
+    fn times(self, n: u64) -> Cost {
+        Cost {
+            operators: self.operators.saturating_mul(n),
+            bytes: self.bytes.saturating_mul(n),
+            text_bytes: self.text_bytes.saturating_mul(n),
+            ..self
+        }
+    }
+
     /// Why a page of this cost was cut, in the words reading's warning and the renderer's refusal
     /// share, and whether a setting can lift it (the glyph cap is fixed; the budget is the user's).
     pub(crate) fn cut_reason(&self, settings: &IngestSettings) -> (String, bool) {
@@ -143,22 +165,24 @@ pub(crate) fn plan_reading(page: &Page<'_>, s: &IngestSettings) -> Plan {
     }
 }
 
+/// XObjects a page's resources may name for its forms to be costed at a glance; a page with
+/// more is costed in full (real pages name a few: a logo, a running footer, a chart).
+const MAX_GLANCED_XOBJECTS: usize = 64;
+
 /// A bound on the page's cost without reading its operators, when the bound is within the budget.
-/// Without forms every unit of cost is at least one byte of the page's content: an operator is a
-/// token of at least one byte, a shown string byte takes at least one byte of content, and
-/// operators and strings do not overlap. Forms (drawn any number of times) and annotation
-/// appearances have no such bound, so a page with either is costed in full.
+/// Every unit of the page's own cost is at least one byte of its content: an operator is a token
+/// of at least one byte, a shown string byte takes at least one byte of content, and operators and
+/// strings do not overlap. A form adds its own cost each time it is drawn, once per `Do`: every
+/// "Do" in the content's bytes (an over-count: some may sit in a string or a name) adds the
+/// costliest XObject the page's resources name, each costed in full as [`plan`] costs it (forms
+/// are small; the page's content, which they are drawn from, is not tokenised). Annotation
+/// appearances have no such bound, so a page with one is costed in full.
 fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
-    let len = page.page_stream().map_or(0, |c| c.len()) as u64;
+    let content = page.page_stream().unwrap_or(&[]);
+    let len = content.len() as u64;
     if len > s.max_page_operators || len > s.max_page_content_bytes || len > MAX_TEXT_BYTES {
         return None;
     }
-    let xobjects = &page.resources().x_objects;
-    let has_form = xobjects.keys().any(|k| {
-        xobjects
-            .get::<Stream<'_>>(k.clone())
-            .is_some_and(|st| st.dict().get::<Name<'_>>(SUBTYPE).as_deref() != Some(IMAGE))
-    });
     let has_appearance = page
         .raw()
         .get::<Array<'_>>(ANNOTS)
@@ -170,7 +194,7 @@ fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
     });
     let patterns = &page.resources().patterns;
     let has_tiling = patterns.keys().any(|k| patterns.get::<Stream<'_>>(k).is_some());
-    if has_form || has_appearance || has_type3 || has_tiling {
+    if has_appearance || has_type3 || has_tiling {
         return None;
     }
     // Functions a page's resources hold are parsed when used (see `Scan::operator`).
@@ -179,7 +203,47 @@ fn within_at_a_glance(page: &Page<'_>, s: &IngestSettings) -> Option<Cost> {
     if holders.iter().any(|d| !d.is_empty() && function_nesting(Object::Dict((*d).clone())) > MAX_FUNCTION_NESTING) {
         return None;
     }
-    Some(Cost { operators: len, bytes: len, text_bytes: len, ..Default::default() })
+    let own = Cost { operators: len, bytes: len, text_bytes: len, ..Default::default() };
+    let draws = count(content, b"Do");
+    if draws == 0 || r.x_objects.is_empty() {
+        return Some(own);
+    }
+    if r.x_objects.len() > MAX_GLANCED_XOBJECTS {
+        return None;
+    }
+    let limit = limit(s);
+    let mut scan = Scan { limit, memo: HashMap::new(), named: HashMap::new() };
+    let mut costliest = Cost::default();
+    for name in r.x_objects.keys() {
+        if let Some(xobject) = r.x_objects.get::<Stream<'_>>(name) {
+            costliest = costliest.max(scan.form(&xobject, r, 1));
+        }
+    }
+    let bound = own.add(costliest.times(draws));
+    (!over(bound, limit)).then_some(bound)
+}
+
+/// Non-overlapping occurrences of `needle` in `data`.
+fn count(data: &[u8], needle: &[u8]) -> u64 {
+    let mut n = 0;
+    let mut at = 0;
+    while let Some(i) = find(data, at, needle) {
+        n += 1;
+        at = i + needle.len();
+    }
+    n
+}
+
+/// What a page may cost at most under the settings.
+fn limit(s: &IngestSettings) -> Cost {
+    Cost {
+        operators: s.max_page_operators,
+        bytes: s.max_page_content_bytes,
+        text_bytes: MAX_TEXT_BYTES,
+        largest_image: u64::MAX,
+        ambiguous_image_ends: MAX_AMBIGUOUS_IMAGE_ENDS,
+        function_nesting: MAX_FUNCTION_NESTING,
+    }
 }
 
 /// Cost `page` and decide how much of it to interpret.
@@ -190,14 +254,7 @@ pub(crate) fn plan(page: &Page<'_>, s: &IngestSettings) -> Plan {
 /// [`plan`] for `content` read in place of the page's own (its stray delimiters blanked:
 /// `repair.rs`).
 pub(crate) fn plan_content(page: &Page<'_>, content: &[u8], s: &IngestSettings) -> Plan {
-    let limit = Cost {
-        operators: s.max_page_operators,
-        bytes: s.max_page_content_bytes,
-        text_bytes: MAX_TEXT_BYTES,
-        largest_image: u64::MAX,
-        ambiguous_image_ends: MAX_AMBIGUOUS_IMAGE_ENDS,
-        function_nesting: MAX_FUNCTION_NESTING,
-    };
+    let limit = limit(s);
     // Inline images hayro would read over and over: only what comes before them is read (and
     // costed: the scan below must not meet them either).
     let tangle = ambiguous_image_ends(content);
@@ -653,15 +710,14 @@ mod tests {
     use super::*;
     use hayro_syntax::Pdf;
 
-    /// The glance is a bound, never a guess: on real pages, with budgets from far below to far
-    /// above their size, reading decides exactly as full costing does, and the glance settles
-    /// most pages of an ordinary report without costing them.
-    #[test]
-    fn the_glance_never_lets_through_a_page_that_costing_would_cut() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/financebench/pdfs/AMCOR_2023Q4_EARNINGS.pdf");
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("corpus file {path}: {e}"));
+    /// Whether reading and full costing decide alike on every page of `file` (FinanceBench), for
+    /// budgets from far below to far above its pages' size; returns how many pages were settled
+    /// at a glance at the default budget, and how many of those draw a form.
+    fn glance_agrees_with_costing(file: &str) -> (usize, usize) {
+        let path = format!("{}/../../shared/corpus/financebench/pdfs/{file}", env!("CARGO_MANIFEST_DIR"));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("corpus file {path}: {e}"));
         let pdf = Pdf::new(bytes).unwrap_or_else(|e| panic!("{path}: {e:?}"));
-        let mut glanced = 0;
+        let (mut glanced, mut with_forms) = (0, 0);
         for limit in [500u64, 1_500, 5_000, 20_000, 2_000_000] {
             let s = IngestSettings { max_page_operators: limit, ..IngestSettings::default() };
             for (i, page) in pdf.pages().iter().enumerate() {
@@ -669,14 +725,34 @@ mod tests {
                 assert_eq!(
                     whole(&plan_reading(page, &s)),
                     whole(&plan(page, &s)),
-                    "page {} at max_page_operators = {limit}",
+                    "{file} page {} at max_page_operators = {limit}",
                     i + 1
                 );
                 if limit == 2_000_000 && within_at_a_glance(page, &s).is_some() {
                     glanced += 1;
+                    let content = page.page_stream().unwrap_or(&[]);
+                    with_forms += usize::from(count(content, b"Do") > 0 && !page.resources().x_objects.is_empty());
                 }
             }
         }
+        (glanced, with_forms)
+    }
+
+    /// The glance is a bound, never a guess: on real pages, with budgets from far below to far
+    /// above their size, reading decides exactly as full costing does, and the glance settles
+    /// most pages of an ordinary report without costing them.
+    #[test]
+    fn the_glance_never_lets_through_a_page_that_costing_would_cut() {
+        let (glanced, _) = glance_agrees_with_costing("AMCOR_2023Q4_EARNINGS.pdf");
         assert!(glanced >= 10, "only {glanced} of 14 pages were settled at a glance");
+    }
+
+    /// A 10-K that draws a small form on nearly every page (117 of its 120 pages have one) is
+    /// settled at a glance too: its forms are costed, its pages' content is not tokenised.
+    #[test]
+    fn pages_that_draw_small_forms_are_settled_at_a_glance_and_never_let_through_wrongly() {
+        let (glanced, with_forms) = glance_agrees_with_costing("VERIZON_2021_10K.pdf");
+        assert!(glanced >= 110, "only {glanced} of 120 pages were settled at a glance");
+        assert!(with_forms >= 100, "only {with_forms} pages that draw a form were settled at a glance");
     }
 }
