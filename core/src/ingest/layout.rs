@@ -221,6 +221,20 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
         .collect();
     let mut moves: Vec<(Vec<usize>, usize)> = vec![];
     for (ci, cluster) in clusters.iter().enumerate() {
+        let lo = ci.saturating_sub(SCRIPT_NEIGHBOUR_LINES);
+        let hi = (ci + SCRIPT_NEIGHBOUR_LINES + 1).min(clusters.len());
+        // A run moves only into a line set larger than it (SCRIPT_SIZE_RATIO), and it is at least
+        // as large as its smallest glyph: a line with no glyph that small beside any neighbour
+        // (body text among body text) has no run to move.
+        let largest_neighbour = (lo..hi).filter(|&m| m != ci).map(|m| stats[m].1).fold(f32::MIN, f32::max);
+        let smallest = cluster
+            .iter()
+            .filter(|&&i| !fg[i].c.is_whitespace())
+            .map(|&i| fg[i].size)
+            .fold(f32::MAX, f32::min);
+        if smallest > SCRIPT_SIZE_RATIO * largest_neighbour {
+            continue;
+        }
         // Runs of touching glyphs within the cluster (already sorted along the line).
         let mut runs: Vec<Vec<usize>> = vec![];
         for &i in cluster {
@@ -240,8 +254,6 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
             let base = median(run.iter().map(|&i| fg[i].fbase).collect());
             let x0 = run.iter().map(|&i| fg[i].fx0).fold(f32::MAX, f32::min);
             let x1 = run.iter().map(|&i| fg[i].fx1).fold(f32::MIN, f32::max);
-            let lo = ci.saturating_sub(SCRIPT_NEIGHBOUR_LINES);
-            let hi = (ci + SCRIPT_NEIGHBOUR_LINES + 1).min(clusters.len());
             let target = (lo..hi).filter(|&m| m != ci).find(|&m| {
                 let (mbase, msize) = stats[m];
                 if size > SCRIPT_SIZE_RATIO * msize || size < SCRIPT_MIN_RATIO * msize || base < mbase - SCRIPT_RISE_EM * msize || base > mbase + SCRIPT_SINK_EM * msize {

@@ -35,15 +35,39 @@ struct Row<'a> {
     caption: bool,
     /// A line of the page's other column, set between the table's rows (see `detect_lines`).
     beside: bool,
+    /// `row_like(&segs)` and `has_value(&segs)`, worked out once: region finding asks them of
+    /// every line again and again, and each reads the segments' text anew.
+    like: bool,
+    value: bool,
 }
 
-impl Row<'_> {
+impl<'a> Row<'a> {
+    fn new(line: &'a Line) -> Self {
+        let mut r = Row { line, segs: vec![], caption: is_caption(line), beside: false, like: false, value: false };
+        r.set_segs(segments(line));
+        r
+    }
+
+    fn set_segs(&mut self, segs: Vec<Seg>) {
+        self.like = row_like(&segs);
+        self.value = has_value(&segs);
+        self.segs = segs;
+    }
+
     fn row_like(&self) -> bool {
-        !self.caption && row_like(&self.segs)
+        !self.caption && self.like
+    }
+
+    fn has_value(&self) -> bool {
+        self.value
     }
 }
 
 pub(crate) fn is_number(s: &str) -> bool {
+    // A single word (an opening bracket first at most) is one part: no need to split it.
+    if !s.char_indices().any(|(i, c)| c.is_whitespace() || c == '(' && i > 0) {
+        return is_single_number(s);
+    }
     // A value with its share or error beside it ("63 (18.5%)", "1,234 12%") is still one value cell.
     let spaced = s.replace('(', " (");
     let parts: Vec<&str> = spaced.split_whitespace().collect();
@@ -320,7 +344,7 @@ fn other_column_line(rows: &[Row], j: usize, x1: f32, size: f32) -> bool {
     line.segs.len() == 1
         && line.line.fx0 >= x1 + gutter
         && sentence_words(&line.segs[0].words)
-        && !up.chain(down).any(|o| has_value(&o.segs) && o.line.fx0 >= x1 + gutter)
+        && !up.chain(down).any(|o| o.has_value() && o.line.fx0 >= x1 + gutter)
         && rows[j + 1..].iter().take(NEXT_ROW_LINES).find(|r| r.row_like()).is_some_and(|r| r.line.fx1 < x1 + gutter)
 }
 
@@ -343,15 +367,7 @@ const TEXT_BESIDE_TABLES: usize = 64;
 
 fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> {
     let lines: Vec<&Line> = folded.iter().collect();
-    let mut rows: Vec<Row> = lines
-        .iter()
-        .map(|l| Row {
-            line: l,
-            segs: segments(l),
-            caption: is_caption(l),
-            beside: false,
-        })
-        .collect();
+    let mut rows: Vec<Row> = lines.iter().map(|l| Row::new(l)).collect();
     // A caption wraps: single-piece lines right under a caption line belong to it.
     for k in 1..rows.len() {
         let gap = rows[k].line.ftop - rows[k - 1].line.fbot;
@@ -379,7 +395,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
         let mut left = rows[i].line.fx0;
         // The right edge of the rows so far, once a labelled row with figures has been seen (a
         // header row alone does not show where the table ends).
-        let labelled_row = |r: &Row| has_value(&r.segs) && !is_number(&r.segs[0].text());
+        let labelled_row = |r: &Row| r.has_value() && !is_number(&r.segs[0].text());
         let mut right = rows[i].line.fx1;
         let mut labelled = labelled_row(&rows[i]);
         // Lines of the page's other column, right of the rows, passed over.
@@ -394,7 +410,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
             // A blank line between row groups does not end a table whose next row carries
             // values in the same columns (a heading row after a blank starts the next table).
             let aligned = r.row_like()
-                && has_value(&r.segs)
+                && r.has_value()
                 && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= 2;
             if r.caption || gap > 2.0 * size && !(aligned && gap <= 3.2 * size) {
                 break;
@@ -421,7 +437,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
                 && misses < 3
                 && (r.line.fx0 <= left + 2.5 * r.line.size
                     || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size
-                        && (has_value(&rows[end].segs) || rows[end].segs.len() >= 3))
+                        && (rows[end].has_value() || rows[end].segs.len() >= 3))
             {
                 // A label-only line at the label column (section label, wrapped label) or a
                 // cell wrapped under a value column of a full row; a line elsewhere (a
@@ -446,7 +462,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
     for (s, e) in regions {
         let region = &rows[s..=e];
         let n_row_like = region.iter().filter(|r| r.row_like()).count();
-        let n_values = region.iter().filter(|r| has_value(&r.segs)).count();
+        let n_values = region.iter().filter(|r| r.has_value()).count();
         if n_row_like < 2 || (n_row_like < 3 && n_values == 0) {
             continue;
         }
@@ -488,7 +504,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
                     r.beside = true;
                 }
                 if let Some(segs) = kept {
-                    rows[k - 1].segs = segs;
+                    rows[k - 1].set_segs(segs);
                 }
                 k -= 1;
                 top = k;
@@ -1064,10 +1080,10 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     // Value columns from the projection of non-first segments of row-like lines.
     // When the table has enough rows with values, only those rows draw the columns: a header
     // centred over two tight value columns must not fuse them.
-    let n_value_rows = data.iter().filter(|r| has_value(&r.segs)).count();
+    let n_value_rows = data.iter().filter(|r| r.has_value()).count();
     let mut iv: Vec<(f32, f32)> = data
         .iter()
-        .filter(|r| r.row_like() && (n_value_rows < 3 || has_value(&r.segs)))
+        .filter(|r| r.row_like() && (n_value_rows < 3 || r.has_value()))
         .flat_map(|r| r.segs[1..].iter().map(|s| (s.x0, s.x1)))
         .collect();
     if iv.is_empty() {
