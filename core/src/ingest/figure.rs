@@ -153,14 +153,15 @@ fn area(b: &BBox) -> f32 {
 fn axis_below(t: &Table, lines: &[&Line], em: f32) -> bool {
     let tick = |s: &str| -> Option<f64> { s.trim_end_matches('%').replace(',', "").parse::<f64>().ok() };
     lines.iter().any(|l| {
+        // Where the line is first: its words are parsed only under the region.
+        let under = l.ftop >= t.bbox[3] - 0.5 * em && l.ftop <= t.bbox[3] + 3.0 * em && l.fx0 < t.bbox[2] && l.fx1 > t.bbox[0];
+        if !under {
+            return false;
+        }
         let vals: Vec<f64> = l.words.iter().filter_map(|w| tick(&w.text)).collect();
         let step = vals.get(1).zip(vals.first()).map_or(0.0, |(b, a)| b - a);
         let years = (step - 1.0).abs() < 1e-9 && vals.iter().all(|v| (1900.0..=2100.0).contains(v));
-        l.ftop >= t.bbox[3] - 0.5 * em
-            && l.ftop <= t.bbox[3] + 3.0 * em
-            && l.fx0 < t.bbox[2]
-            && l.fx1 > t.bbox[0]
-            && vals.len() >= 4
+        vals.len() >= 4
             && 4 * vals.len() >= 3 * l.words.len()
             && step > 0.0
             && vals.windows(2).all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.max(1.0))

@@ -127,28 +127,38 @@ struct FG {
 /// Words and lines from glyphs (issue 3 deliverable 1).
 pub fn lay_out(glyphs: Vec<Glyph>, _width: f32, _height: f32) -> Layout {
     let mut lines = vec![];
+    let mut in_dir = [0usize; 4];
+    for g in &glyphs {
+        in_dir[usize::from(g.dir & 3)] += usize::from(!g.garbled);
+    }
     for dir in 0..4u8 {
+        // Most pages have text in one direction only.
+        if in_dir[usize::from(dir)] == 0 {
+            continue;
+        }
         let (u, v) = unit(dir);
-        let mut fg: Vec<FG> = glyphs
-            .iter()
-            .filter(|g| g.dir == dir && !g.garbled)
-            .map(|g| {
-                let b = g.bbox;
-                let xs = [b[0] * u[0] + b[1] * u[1], b[2] * u[0] + b[3] * u[1]];
-                let ys = [b[0] * v[0] + b[1] * v[1], b[2] * v[0] + b[3] * v[1]];
-                FG {
-                    c: g.c,
-                    fx0: xs[0].min(xs[1]),
-                    fx1: xs[0].max(xs[1]),
-                    fbase: g.origin[0] * v[0] + g.origin[1] * v[1],
-                    ftop: ys[0].min(ys[1]),
-                    fbot: ys[0].max(ys[1]),
-                    size: g.size.max(0.1),
-                    font: g.font,
-                }
-            })
-            .filter(|g| g.fx0.is_finite() && g.fbase.is_finite() && g.ftop.is_finite())
-            .collect();
+        let mut fg: Vec<FG> = Vec::with_capacity(in_dir[usize::from(dir)]);
+        fg.extend(
+            glyphs
+                .iter()
+                .filter(|g| g.dir == dir && !g.garbled)
+                .map(|g| {
+                    let b = g.bbox;
+                    let xs = [b[0] * u[0] + b[1] * u[1], b[2] * u[0] + b[3] * u[1]];
+                    let ys = [b[0] * v[0] + b[1] * v[1], b[2] * v[0] + b[3] * v[1]];
+                    FG {
+                        c: g.c,
+                        fx0: xs[0].min(xs[1]),
+                        fx1: xs[0].max(xs[1]),
+                        fbase: g.origin[0] * v[0] + g.origin[1] * v[1],
+                        ftop: ys[0].min(ys[1]),
+                        fbot: ys[0].max(ys[1]),
+                        size: g.size.max(0.1),
+                        font: g.font,
+                    }
+                })
+                .filter(|g| g.fx0.is_finite() && g.fbase.is_finite() && g.ftop.is_finite()),
+        );
         if fg.is_empty() {
             continue;
         }
@@ -365,7 +375,9 @@ fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
         return None;
     }
     for w in &mut words {
-        w.text = expand_ligatures(&w.text);
+        if has_ligature(&w.text) {
+            w.text = expand_ligatures(&w.text);
+        }
         w.bbox = to_page(dir, w.fx0, w.fx1, w.ftop, w.fbot);
     }
     bidi_line(&mut words);
@@ -394,8 +406,13 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
+/// A Latin ligature (U+FB00–FB06) in the text.
+fn has_ligature(s: &str) -> bool {
+    !s.is_ascii() && s.chars().any(|c| ('\u{FB00}'..='\u{FB06}').contains(&c))
+}
+
 fn expand_ligatures(s: &str) -> String {
-    if s.chars().all(|c| !('\u{FB00}'..='\u{FB06}').contains(&c)) {
+    if !has_ligature(s) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len() + 4);

@@ -184,9 +184,22 @@ fn segments(line: &Line) -> Vec<Seg> {
     out
 }
 
+/// The first words of a caption line, lower-cased (see `is_caption`).
+const CAPTION_WORDS: [&str; 11] =
+    ["table", "figure", "fig", "chart", "exhibit", "graph", "box", "source", "sources", "note", "notes"];
+
 /// A caption, title or note line ("Table 3.4: …", "Figure 2", "Source: …", "Notes: …") frames a
 /// table and is never one of its rows (§4.1 step 5: regions exclude captions and notes).
 fn is_caption(line: &Line) -> bool {
+    // The line's first word (in reading order) is one of its words: a line with none of these
+    // words is not joined up to look.
+    let caption_word = |w: &Word| {
+        let w = w.text.trim_end_matches([':', '.']);
+        CAPTION_WORDS.iter().any(|c| w.eq_ignore_ascii_case(c))
+    };
+    if !line.words.iter().any(caption_word) {
+        return false;
+    }
     let t = line.text();
     let mut words = t.split_whitespace();
     let first = words
