@@ -184,9 +184,10 @@ fn segments(line: &Line) -> Vec<Seg> {
     out
 }
 
-/// The first words of a caption line, lower-cased (see `is_caption`).
-const CAPTION_WORDS: [&str; 11] =
-    ["table", "figure", "fig", "chart", "exhibit", "graph", "box", "source", "sources", "note", "notes"];
+/// The first word of a caption line, lower-cased (see `is_caption`): a label, followed by its
+/// number ("Table 3.4"), or a note's lead-in, followed by a colon ("Source:").
+const LABEL_WORDS: [&str; 7] = ["table", "figure", "fig", "chart", "exhibit", "graph", "box"];
+const NOTE_WORDS: [&str; 4] = ["source", "sources", "note", "notes"];
 
 /// A caption, title or note line ("Table 3.4: …", "Figure 2", "Source: …", "Notes: …") frames a
 /// table and is never one of its rows (§4.1 step 5: regions exclude captions and notes).
@@ -195,7 +196,7 @@ fn is_caption(line: &Line) -> bool {
     // words is not joined up to look.
     let caption_word = |w: &Word| {
         let w = w.text.trim_end_matches([':', '.']);
-        CAPTION_WORDS.iter().any(|c| w.eq_ignore_ascii_case(c))
+        LABEL_WORDS.iter().chain(&NOTE_WORDS).any(|c| w.eq_ignore_ascii_case(c))
     };
     if !line.words.iter().any(caption_word) {
         return false;
@@ -212,10 +213,12 @@ fn is_caption(line: &Line) -> bool {
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_digit() || c.is_ascii_uppercase() && second.len() <= 4);
-    match first.as_str() {
-        "table" | "figure" | "fig" | "chart" | "exhibit" | "graph" | "box" => numbered,
-        "source" | "sources" | "note" | "notes" => t.split_whitespace().next().is_some_and(|w| w.ends_with(':')),
-        _ => false,
+    if LABEL_WORDS.contains(&first.as_str()) {
+        numbered
+    } else if NOTE_WORDS.contains(&first.as_str()) {
+        t.split_whitespace().next().is_some_and(|w| w.ends_with(':'))
+    } else {
+        false
     }
 }
 
