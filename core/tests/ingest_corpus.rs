@@ -1130,3 +1130,70 @@ fn a_table_in_the_left_column_reads_on_past_the_lines_of_the_paragraph_beside_it
     let deposits = labelled(146, "Total deposits in U.S. offices");
     assert!(deposits.grid().iter().any(|r| r == &["Total deposits in U.S. offices", "1,895,995", "1,769,743"]));
 }
+
+#[test]
+fn side_by_side_tables_too_sparse_to_read_across_are_still_read_one_column_at_a_time() {
+    // JPM 10-Q p29: "Selected metrics" beside "Selected metrics (continued)". A small "(a)" two
+    // thirds of an em after "59,983" sat on a line of its own and cut the left table in three;
+    // folded into its row, the two tables read across the page make a grid too sparse to be a
+    // table, and the page lost both until the regions that made no table were also split.
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 29).expect("page 29");
+    assert_eq!(p.tables.len(), 2, "{:?}", p.tables.iter().map(|t| t.bbox).collect::<Vec<_>>());
+    let left = p.tables.iter().find(|t| t.bbox[2] < 0.55 * p.width).expect("a left-hand table");
+    let rows = left.grid();
+    for want in [
+        ["Total assets", "$ 223,583", "$ 247,786", "(10) %"],
+        // The mark stays with the figure it marks, in that figure's column.
+        ["Middle Market Banking", "$ 59,983 (a)", "$ 60,317", "(1)"],
+        // A label wrapped onto a second line with a hanging indent is one label.
+        ["Commercial Real Estate Banking", "100,035", "102,799", "(3)"],
+        ["Total Commercial Banking loans", "$ 205,859 (a)", "$ 233,366", "(12)"],
+        ["Headcount", "11,748", "11,779", "— %"],
+    ] {
+        assert!(rows.iter().any(|r| r == &want), "p29: no row {want:?} in {rows:#?}");
+    }
+    assert!(!rows.iter().any(|r| r.iter().filter(|c| !c.is_empty()).eq(["(a)"].iter())), "{rows:#?}");
+    let right = p.tables.iter().find(|t| t.bbox[0] > 0.5 * p.width).expect("a right-hand table");
+    assert!(right.grid().iter().any(|r| r == &["Total nonperforming assets", "$ 1,158", "$ 817", "42"]));
+}
+
+#[test]
+fn headings_over_indented_rows_are_not_taken_for_wrapped_labels() {
+    // Lockheed Martin 10-K p85: "Net sales by contract type" heads " Fixed-price" and
+    // " Cost-reimbursable", indented under it like the second line of a wrapped label.
+    let bytes = read(&format!("{FB}LOCKHEEDMARTIN_2020_10K.pdf"));
+    let ex = ingest::extract(&bytes, "LOCKHEEDMARTIN_2020_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 85).expect("page 85");
+    let rows: Vec<Vec<String>> = p.tables.iter().flat_map(|t| t.grid()).collect();
+    assert!(rows.iter().any(|r| r[0] == "Net sales by contract type"), "{rows:#?}");
+    assert!(rows.iter().any(|r| r[0] == "Fixed-price" && r.len() > 1 && r[1] == "$ 18,477"), "{rows:#?}");
+}
+
+#[test]
+fn small_footnote_marks_after_figures_make_no_columns_of_their_own() {
+    // Coca-Cola 10-K p95: superscript note numbers a little after "$ 219" and "$ 2,797" made two
+    // columns of their own, empty in every other row.
+    let bytes = read(&format!("{FB}COCACOLA_2017_10K.pdf"));
+    let ex = ingest::extract(&bytes, "COCACOLA_2017_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 95).expect("page 95");
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Assets held for sale")).expect("the table");
+    let rows = t.grid();
+    assert!(rows.iter().any(|r| r == &["Assets held for sale", "$ 219 1", "$ 2,797 3"]), "{rows:#?}");
+    assert!(rows.iter().any(|r| r == &["Inventories", "11", "264"]), "{rows:#?}");
+}
+
+#[test]
+fn a_ruled_body_under_a_header_set_without_rules_keeps_its_header() {
+    // Boeing 10-K p108: rules frame the AOCI table's rows but not its five-line column headings;
+    // the grid read from the rules won over the whitespace reading and the headings were lost.
+    let bytes = read(&format!("{FB}BOEING_2022_10K.pdf"));
+    let ex = ingest::extract(&bytes, "BOEING_2022_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 108).expect("page 108");
+    assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.bbox).collect::<Vec<_>>());
+    let rows = p.tables[0].grid();
+    assert!(rows[0].iter().any(|c| c == "Currency Translation Adjustments"), "{rows:#?}");
+    assert!(rows.iter().any(|r| r[0] == "Balance at January 1, 2020" && r[1] == "($128)"), "{rows:#?}");
+    assert!(rows.iter().any(|r| r[0] == "Balance at December 31, 2022" && r.last().is_some_and(|c| c == "($9,550)")), "{rows:#?}");
+}

@@ -398,7 +398,7 @@ fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
     })
 }
 
-fn median(mut v: Vec<f32>) -> f32 {
+pub(crate) fn median(mut v: Vec<f32>) -> f32 {
     if v.is_empty() {
         return 0.0;
     }

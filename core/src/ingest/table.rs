@@ -132,14 +132,24 @@ fn separate_values(prev: &Word, next: &Word, size: f32) -> bool {
 fn segments(line: &Line) -> Vec<Seg> {
     let mut segs: Vec<Seg> = vec![];
     let gap = 0.8 * line.size.max(1.0);
+    // A footnote mark set small after a figure ("59,983 ⁽ᵃ⁾", folded in by `fold_scripts`) is
+    // part of its cell but does not widen it: the columns are where the figures are.
+    let script = |w: &Word| w.size <= 0.8 * line.size && is_note_mark(&w.text);
     for w in &line.words {
         match segs.last_mut() {
-            // Two numbers side by side are two values even when the columns are tight.
+            Some(s) if script(w) && (-0.3..=SCRIPT_MARK_GAP).contains(&((w.fx0 - s.x1) / line.size.max(1.0))) => {
+                s.words.push(w.clone());
+            }
+            // Two numbers side by side are two values even when the columns are tight. (The gap
+            // is from the last word, a footnote mark included; the figure before is the last
+            // word that is not a mark.)
             Some(s)
-                if w.fx0 - s.x1 <= gap
+                if w.fx0 - s.words.last().map_or(s.x1, |p| p.fx1.max(s.x1)) <= gap
                     && !s
                         .words
-                        .last()
+                        .iter()
+                        .rev()
+                        .find(|p| !script(p))
                         .is_some_and(|p| separate_values(p, w, line.size)) =>
             {
                 s.x1 = s.x1.max(w.fx1);
@@ -282,24 +292,27 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
     let folded = fold_scripts(&lines);
-    let mut tables = detect_lines(&folded, graphics, width);
+    let Reading { mut tables, mut loose } = detect_lines(&folded, graphics, width);
     // Two tables set side by side in a page's two columns are read one column at a time (the
     // right-hand tables apart from the rest of the page): a few rounds, until no more are found.
+    // Read across both, they may make no table at all (too sparse a grid), so the regions that
+    // did not make one are looked at too.
     let mut right: Vec<Beside> = vec![];
     for _ in 0..SIDE_BY_SIDE_ROUNDS {
-        if tables.is_empty() {
+        if tables.is_empty() && loose.is_empty() {
             break;
         }
+        let boxes: Vec<BBox> = tables.iter().map(|t| t.bbox).chain(loose.iter().copied()).collect();
         let more = if right.is_empty() {
-            side_by_side(&tables, &folded, &right)
+            side_by_side(&boxes, &folded, &right)
         } else {
-            side_by_side(&tables, &without(&folded, &right), &right)
+            side_by_side(&boxes, &without(&folded, &right), &right)
         };
         if more.is_empty() {
             break;
         }
         right.extend(more);
-        tables = detect_split(&folded, &right, graphics, width);
+        Reading { tables, loose } = detect_split(&folded, &right, graphics, width);
     }
     // A reading without one column can find a table beside more of it (the part of the text
     // column next to rows the first reading had cut off): a few rounds, until none is found.
@@ -312,25 +325,41 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         }
         beside.extend(more);
         let k = without(&folded, &beside);
-        tables = detect_split(&k, &right, graphics, width);
+        tables = detect_split(&k, &right, graphics, width).tables;
         kept = Some(k);
     }
     tables
 }
 
 /// The tables of `lines`, the pieces within `right` read apart from the rest (see `side_by_side`).
-fn detect_split(lines: &[Line], right: &[Beside], graphics: &Graphics, width: f32) -> Vec<Table> {
+fn detect_split(lines: &[Line], right: &[Beside], graphics: &Graphics, width: f32) -> Reading {
     let by_top = |a: &Line, b: &Line| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0));
     let mut rest = without(lines, right);
     rest.sort_by(by_top);
-    let mut tables = detect_lines(&rest, graphics, width);
+    // A footnote mark laid out on the other column's baseline is a line of its own once the
+    // columns are apart: it folds into its own column's line now.
+    let fold_apart = |lines: Vec<Line>| {
+        if right.is_empty() { lines } else { fold_scripts(&lines.iter().collect::<Vec<_>>()) }
+    };
+    let rest = fold_apart(rest);
+    let mut reading = detect_lines(&rest, graphics, width);
     if !right.is_empty() {
         let mut apart = within(lines, right);
         apart.sort_by(by_top);
-        tables.extend(detect_lines(&apart, graphics, width));
-        tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]).then(a.bbox[0].total_cmp(&b.bbox[0])));
+        let apart = fold_apart(apart);
+        let more = detect_lines(&apart, graphics, width);
+        reading.tables.extend(more.tables);
+        reading.loose.extend(more.loose);
+        reading.tables.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]).then(a.bbox[0].total_cmp(&b.bbox[0])));
     }
-    tables
+    reading
+}
+
+/// The tables found in a set of lines, and the boxes of the runs of row-like lines that made
+/// none (`side_by_side` looks for two tables in them).
+struct Reading {
+    tables: Vec<Table>,
+    loose: Vec<BBox>,
 }
 
 /// The line is the end of a sentence (the last line of a paragraph over a table), not a heading:
@@ -381,7 +410,7 @@ const TEXT_BESIDE_ROUNDS: usize = 3;
 /// Tables of a page looked at for a text column beside them.
 const TEXT_BESIDE_TABLES: usize = 64;
 
-fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> {
+fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
     let lines: Vec<&Line> = folded.iter().collect();
     let mut rows: Vec<Row> = lines.iter().map(|l| Row::new(l)).collect();
     // A caption wraps: single-piece lines right under a caption line belong to it.
@@ -473,7 +502,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
         i = end + 1;
     }
 
-    let mut tables = vec![];
+    let (mut tables, mut loose) = (vec![], vec![]);
     let mut prev_end: Option<usize> = None;
     for (s, e) in regions {
         let region = &rows[s..=e];
@@ -530,8 +559,12 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
             }
         }
         prev_end = Some(e);
-        if let Some(t) = build(&rows[top..=e], &rows[s..=e], graphics, width) {
-            tables.push(t);
+        match build(&rows[top..=e], &rows[s..=e], graphics, width) {
+            Some(t) => tables.push(t),
+            None => loose.push(rows[top..=e].iter().filter(|r| !r.beside).fold(
+                [f32::MAX, f32::MAX, f32::MIN, f32::MIN],
+                |b, r| [b[0].min(r.line.bbox[0]), b[1].min(r.line.bbox[1]), b[2].max(r.line.bbox[2]), b[3].max(r.line.bbox[3])],
+            )),
         }
     }
     // A grid drawn with rules is read from its rules; text-aligned tables inside it give way.
@@ -556,10 +589,12 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
         .iter()
         .filter(|r| !partial(r) && !chart_grid(&r.grid()))
         // A small ruled block inside a much larger whitespace-aligned table is part of it, and so
-        // is a ruled box around its header (its figures all lie below the box).
+        // is a ruled box around its header (its figures all lie below the box) and a ruled body
+        // under a header set without rules.
         .filter(|r| {
             !tables.iter().any(|t| {
-                share(&r.bbox, &t.bbox) >= 0.5 && (share(&t.bbox, &r.bbox) < 0.15 || header_box(&r.bbox, t))
+                share(&r.bbox, &t.bbox) >= 0.5
+                    && (share(&t.bbox, &r.bbox) < 0.15 || header_box(&r.bbox, t) || ruled_body(&r.bbox, t))
             })
         })
         .cloned()
@@ -597,7 +632,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Vec<Table> 
             t.caption = l.text();
         }
     }
-    tables
+    Reading { tables, loose }
 }
 
 /// A run of a line's words between gaps as wide as a column gutter (`GUTTER_EMS`).
@@ -717,14 +752,14 @@ struct Beside {
 
 /// The pieces (of `lines`, cut into `cut`) within the table's box: lines whose middle lies in its
 /// height, pieces that reach into its width.
-fn pieces_in<'p>(t: &Table, lines: &[Line], cut: &'p [Vec<Piece>]) -> Vec<&'p Piece<'p>> {
+fn pieces_in<'p>(b: &BBox, lines: &[Line], cut: &'p [Vec<Piece>]) -> Vec<&'p Piece<'p>> {
     let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
     lines
         .iter()
         .zip(cut)
-        .filter(|(l, _)| mid(l) >= t.bbox[1] && mid(l) <= t.bbox[3])
+        .filter(|(l, _)| mid(l) >= b[1] && mid(l) <= b[3])
         .flat_map(|(_, ps)| ps.iter())
-        .filter(|p| p.x1 > t.bbox[0] && p.x0 < t.bbox[2])
+        .filter(|p| p.x1 > b[0] && p.x0 < b[2])
         .collect()
 }
 
@@ -775,7 +810,7 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
     // columns (each table looks at every line).
     for (k, t) in tables.iter().enumerate().take(TEXT_BESIDE_TABLES) {
         let (top, bot) = (t.bbox[1], t.bbox[3]);
-        let inside = pieces_in(t, lines, &cut);
+        let inside = pieces_in(&t.bbox, lines, &cut);
         if inside.len() < 6 {
             continue;
         }
@@ -862,12 +897,12 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
 /// (the same rows go on at the right, row by row) keeps its baselines and stays one table; so does
 /// a table whose right-hand columns have no labels of their own. The right side is set apart over
 /// the table's height and on through the lines above and below it that do not cross the strip.
-fn side_by_side(tables: &[Table], lines: &[Line], known: &[Beside]) -> Vec<Beside> {
+fn side_by_side(boxes: &[BBox], lines: &[Line], known: &[Beside]) -> Vec<Beside> {
     let mut out: Vec<Beside> = vec![];
     let cut: Vec<Vec<Piece>> = lines.iter().map(pieces).collect();
-    for t in tables.iter().take(TEXT_BESIDE_TABLES) {
-        let (top, bot) = (t.bbox[1], t.bbox[3]);
-        let inside = pieces_in(t, lines, &cut);
+    for b in boxes.iter().take(TEXT_BESIDE_TABLES) {
+        let (top, bot) = (b[1], b[3]);
+        let inside = pieces_in(b, lines, &cut);
         if inside.len() < 12 {
             continue;
         }
@@ -966,12 +1001,17 @@ fn keep(lines: &[Line], beside: &[Beside], inside: bool) -> Vec<Line> {
             fx1: words.iter().map(|w| w.fx1).fold(f32::MIN, f32::max),
             ftop: words.iter().map(|w| w.ftop).fold(f32::MAX, f32::min),
             fbot: words.iter().map(|w| w.fbot).fold(f32::MIN, f32::max),
-            size: l.size,
+            // The size of what is kept: a footnote mark cut from the other column's line is small.
+            size: super::layout::median(words.iter().map(|w| w.size).collect()),
             words,
         });
     }
     out
 }
+
+/// How far after the word it marks (in ems of that word) a footnote mark overlapping its line may
+/// stand and still be folded into it.
+const SCRIPT_MARK_GAP: f32 = 1.5;
 
 /// Superscripts and subscripts ("3rd", "1st", footnote marks) are laid out as lines of their own
 /// between the lines they belong to; a table row made of "rd  th" and a sentence cut at the gaps
@@ -989,9 +1029,15 @@ fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
                     && s.ftop < h.fbot
                     && s.words.len() <= 3
                     && if s.fbot > h.ftop {
+                        // A footnote mark may stand a little apart from the figure it marks
+                        // (JPM's "59,983 (a)", two thirds of an em after it).
                         s.words.iter().all(|w| {
                             w.text.chars().count() <= 4
-                                && h.words.iter().any(|hw| (w.fx0 - hw.fx1).abs() <= 0.3 * h.size)
+                                && h.words.iter().any(|hw| {
+                                    let gap = w.fx0 - hw.fx1;
+                                    gap.abs() <= 0.3 * h.size
+                                        || is_note_mark(&w.text) && (0.0..=SCRIPT_MARK_GAP * h.size).contains(&gap)
+                                })
                         })
                     } else {
                         // A footnote mark set wholly above its host's box, a little after the
@@ -1063,6 +1109,14 @@ fn header_box(r: &BBox, t: &Table) -> bool {
     let mut rows_below: Vec<usize> = values.iter().filter(|c| centre(&c.bbox).1 > r[3]).map(|c| c.row).collect();
     rows_below.dedup();
     !values.iter().any(|c| inside(&c.bbox)) && rows_below.len() >= 3
+}
+
+/// The lattice `r` rules the body of the text table `t` (it lies inside `t`, with every figure of
+/// it) and not the header above it, which only the text table has.
+fn ruled_body(r: &BBox, t: &Table) -> bool {
+    let cy = |c: &Cell| (c.bbox[1] + c.bbox[3]) / 2.0;
+    let values_inside = t.cells.iter().filter(|c| c.col > 0 && is_value(&c.text)).all(|c| cy(c) >= r[1] && cy(c) <= r[3]);
+    share(r, &t.bbox) >= 0.9 && values_inside && t.cells.iter().any(|c| cy(c) < r[1])
 }
 
 /// A good part of the text table `t` lies inside the lattice `r`, or `r` lies inside `t` and is
@@ -1387,8 +1441,22 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
     // Header lines are only merged above the first value row of a table that has values; in a
     // table of text every line is its own row.
     let has_values = raw.iter().any(|r| r.value);
+    // Where the row labels end: the right edge of the widest one-line label of the other rows.
+    let ends: Vec<f32> = raw
+        .iter()
+        .map(|r| r.cells.iter().find(|c| c.0 == 0 && c.1 == 1).map_or(f32::MIN, |c| c.2.x1))
+        .collect();
+    let widest_but =
+        |k: usize| ends.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, &e)| e).fold(f32::MIN, f32::max);
+    // Where each line's label starts.
+    let starts: Vec<Option<f32>> = raw
+        .iter()
+        .map(|r| r.cells.iter().find(|c| c.0 == 0).and_then(|c| c.2.words.first()).map(|w| w.fx0))
+        .collect();
     let mut out: Vec<RawRow> = vec![];
-    for r in raw {
+    // The line of `raw` that last went into `out`.
+    let mut last = usize::MAX;
+    for (k, r) in raw.into_iter().enumerate() {
         let in_header = has_values && !out.iter().any(|o| o.value);
         let r = match out.last() {
             Some(prev) if in_header && !r.value && !prev.value => split_under(prev, r, columns),
@@ -1401,11 +1469,14 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
                 .and_then(|l| l.chars().next())
                 .is_some_and(|ch| ch.is_lowercase() || ch == '(');
             let prev_open = prev.label().is_some_and(|l| !l.ends_with(':'));
-            // Label-only line, then its values (with or without a lowercase label continuation).
+            // Label-only line, then its values (with or without a lowercase label continuation,
+            // or with the rest of a label that was wrapped).
             if tight
                 && prev.label_only()
                 && prev_open
-                && (r.label().is_none() && r.value || starts_low)
+                && (r.label().is_none() && r.value
+                    || starts_low
+                    || r.value && wrapped(prev, &r, widest_but(last), starts.get(k + 1).copied().flatten()))
             {
                 let mut cells = r.cells;
                 let lab = prev.cells[0].2.clone();
@@ -1420,6 +1491,7 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
                 prev.cells = cells;
                 prev.bot = r.bot;
                 prev.value |= r.value;
+                last = k;
                 continue;
             }
             // Label continuation under a row that has values: "(Douwe Egberts)".
@@ -1427,6 +1499,7 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
                 if let Some(c) = prev.cells.iter_mut().find(|c| c.0 == 0) {
                     append_seg(&mut c.2, &r.cells[0].2);
                     prev.bot = r.bot;
+                    last = k;
                     continue;
                 }
             }
@@ -1449,12 +1522,41 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
                 }
                 prev.bot = r.bot;
                 prev.lines += r.lines;
+                last = k;
                 continue;
             }
         }
         out.push(r);
+        last = k;
     }
     out
+}
+
+/// `lower`'s label goes on from the label-only line `upper`: its first word would not have fit
+/// at the end of `upper` within the width the other rows' labels take (`limit`, the right edge
+/// of the widest, six ems or more from where `upper` starts), while `upper` itself fits in it
+/// ("Commercial Real Estate" over " Banking"), `lower` starts with the small hanging indent of a
+/// wrapped label (a fifth of an em to two ems), and the label of the line after it (`next_start`)
+/// starts back where `upper` does. A heading wider than the labels under it, a short one,
+/// "PART I" over "ITEM 1" in a narrow column, a total, or a heading over rows indented under it
+/// ("Net sales by contract type" over " Fixed-price", " Cost-reimbursable") is not wrapped.
+fn wrapped(upper: &RawRow, lower: &RawRow, limit: f32, next_start: Option<f32>) -> bool {
+    let (Some(up), Some(low)) = (upper.cells.first(), lower.cells.iter().find(|c| c.0 == 0)) else {
+        return false;
+    };
+    let (Some(end), Some(next)) = (up.2.words.last(), low.2.words.first()) else {
+        return false;
+    };
+    let size = upper.size.max(lower.size);
+    // Where `upper`'s last line starts.
+    let start =
+        up.2.words.iter().rev().take_while(|w| w.ftop >= end.ftop - 0.3 * size).last().map_or(up.2.x0, |w| w.fx0);
+    end.fx1 <= limit + 0.25 * size
+        && end.fx1 + 0.25 * size + (next.fx1 - next.fx0) > limit
+        && limit - start >= 6.0 * size
+        && (0.2 * size..=2.0 * size).contains(&(next.fx0 - start))
+        && next_start.is_none_or(|x| x <= start + 0.2 * size)
+        && !next.text.eq_ignore_ascii_case("total")
 }
 
 /// A header line set under two pieces of the line above continues each of them, even where its
