@@ -1009,8 +1009,9 @@ fn keep(lines: &[Line], beside: &[Beside], inside: bool) -> Vec<Line> {
     out
 }
 
-/// How far after the word it marks (in ems of that word) a footnote mark overlapping its line may
-/// stand and still be folded into it.
+/// How far after the word it marks (in ems of that word's line) a small footnote mark may stand
+/// and still be folded into its line (`fold_scripts`) and joined to its cell (`segments`): JPM
+/// sets `59,983 (a)` two thirds of an em apart, Coca-Cola its superscript digits 1.3 em.
 const SCRIPT_MARK_GAP: f32 = 1.5;
 
 /// Superscripts and subscripts ("3rd", "1st", footnote marks) are laid out as lines of their own
