@@ -10,6 +10,16 @@ use serde::{Deserialize, Serialize};
 /// A box on a page in PDF points, origin top-left, page rotation applied: `[x0, y0, x1, y1]`.
 pub type BBox = [f32; 4];
 
+/// The smallest box holding every well-formed box of `boxes`.
+pub fn union<'a>(boxes: impl IntoIterator<Item = &'a BBox>) -> Option<BBox> {
+    boxes.into_iter().filter(|b| b[2] > b[0] && b[3] > b[1]).fold(None, |acc, b| {
+        Some(match acc {
+            None => *b,
+            Some(a) => [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])],
+        })
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum ExtractionConfidence {

@@ -561,10 +561,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
         prev_end = Some(e);
         match build(&rows[top..=e], &rows[s..=e], graphics, width) {
             Some(t) => tables.push(t),
-            None => loose.push(rows[top..=e].iter().filter(|r| !r.beside).fold(
-                [f32::MAX, f32::MAX, f32::MIN, f32::MIN],
-                |b, r| [b[0].min(r.line.bbox[0]), b[1].min(r.line.bbox[1]), b[2].max(r.line.bbox[2]), b[3].max(r.line.bbox[3])],
-            )),
+            None => loose.extend(crate::corpus::union(rows[top..=e].iter().filter(|r| !r.beside).map(|r| &r.line.bbox))),
         }
     }
     // A grid drawn with rules is read from its rules; text-aligned tables inside it give way.

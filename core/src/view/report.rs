@@ -6,7 +6,7 @@
 
 use super::layout::{layout, GraphLayout};
 use super::{escape, truncate};
-use crate::corpus::BBox;
+use crate::corpus::{union, BBox};
 use crate::export::{ClaimReport, RunExport};
 use crate::llm::wire::base64;
 
@@ -137,16 +137,6 @@ pub fn html_report_with_crops(run: &RunExport, crops: &[Crop]) -> String {
     }
     o.push_str("<p class=\"muted\">Generated offline by CLAIR-Fin from the run export; contains no API key.</p></body></html>\n");
     o
-}
-
-/// The smallest box holding every well-formed box of `boxes`.
-fn union(boxes: &[BBox]) -> Option<BBox> {
-    boxes.iter().filter(|b| b[2] > b[0] && b[3] > b[1]).fold(None, |acc, b| {
-        Some(match acc {
-            None => *b,
-            Some(a) => [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])],
-        })
-    })
 }
 
 /// A crop as an embedded image with its provenance as caption and alternative text.
