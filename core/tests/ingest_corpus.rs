@@ -1197,3 +1197,68 @@ fn a_ruled_body_under_a_header_set_without_rules_keeps_its_header() {
     assert!(rows.iter().any(|r| r[0] == "Balance at January 1, 2020" && r[1] == "($128)"), "{rows:#?}");
     assert!(rows.iter().any(|r| r[0] == "Balance at December 31, 2022" && r.last().is_some_and(|c| c == "($9,550)")), "{rows:#?}");
 }
+
+#[test]
+fn a_table_in_the_right_column_is_read_without_the_text_column_beside_it() {
+    // JPM 10-Q 2023Q2 p187: the pledged-assets table sits in the right column, its rows between the
+    // baselines of the left column's paragraph. Only its last two rows were found, each label
+    // joined to a line of that paragraph, and the `(b)` after "FHLBs" was set into "Federal" of the
+    // label's first line ("at( bF)ederal").
+    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 187).expect("page 187");
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Total pledged assets")).expect("pledged assets table");
+    assert!(t.bbox[0] > 300.0, "the table lies in the right column: {:?}", t.bbox);
+    let rows = t.grid();
+    assert!(rows.iter().any(|r| r == &["(in billions)", "June 30, 2023", "December 31, 2022"]), "{rows:#?}");
+    assert!(
+        rows.iter().any(|r| r == &["Assets that may be sold or repledged or otherwise used by secured parties", "$ 161.3", "$ 110.8"]),
+        "{rows:#?}"
+    );
+    assert!(rows.iter().any(|r| r == &["Assets pledged at Federal Reserve banks and FHLBs(b)", "621.8", "567.6"]), "{rows:#?}");
+    assert!(!rows.iter().flatten().any(|c| c.contains("security interest")), "{rows:#?}");
+}
+
+#[test]
+fn a_sentence_between_two_tables_ends_the_first() {
+    // JPM 10-Q 2023Q2 p171: two goodwill tables in the left column, "The following table presents
+    // changes in the carrying amount of goodwill." between them; read without the right column's
+    // text, they made one table with the sentence as a row.
+    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 171).expect("page 171");
+    assert_eq!(p.tables.len(), 2, "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    let (a, b) = (p.tables[0].grid(), p.tables[1].grid());
+    assert!(a.iter().any(|r| r == &["Total goodwill", "$ 52,380", "$ 51,662"]), "{a:#?}");
+    assert!(!a.iter().flatten().any(|c| c.contains("following table")), "{a:#?}");
+    assert!(b.iter().any(|r| r == &["Balance at beginning of period", "$ 52,144", "$ 50,298", "$ 51,662", "$ 50,315"]), "{b:#?}");
+}
+
+#[test]
+fn a_date_heading_split_over_two_lines_is_a_heading_not_a_figure() {
+    // JPM 10-Q 2023Q2 p154: "December / 31, 2022" heads a column; "31, 2022" was taken for a
+    // figure, the ruled box around the headings for a table with figures, and the table under it
+    // (nonaccrual loans by state) was dropped.
+    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 154).expect("page 154");
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "California")).expect("the table by state");
+    let rows = t.grid();
+    assert!(rows.iter().any(|r| r == &["(in millions)", "June 30, 2023", "December 31, 2022"]), "{rows:#?}");
+    assert!(rows.iter().any(|r| r == &["Total retained loans", "$ 68,185", "$ 63,192"]), "{rows:#?}");
+}
+
+#[test]
+fn a_full_width_table_above_two_text_columns_keeps_its_rows() {
+    // JPM 10-Q 2021Q1 p62: the ratings table spans the page, two columns of text below it. The
+    // left column was followed up into the table through its row labels ("Total", its figures
+    // across the gutter) and the rows were cut away with it.
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 62).expect("page 62");
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Total")).expect("the ratings table");
+    let rows = t.grid();
+    assert!(rows.iter().any(|r| r == &["Investment-grade", "$ 32,774", "61 %", "$ 37,013", "63 %"]), "{rows:#?}");
+    assert!(rows.iter().any(|r| r == &["Total", "$ 53,445", "100 %", "$ 58,802", "100 %"]), "{rows:#?}");
+    assert!(!rows.iter().flatten().any(|c| c.contains("additional collateral")), "{rows:#?}");
+}

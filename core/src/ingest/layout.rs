@@ -264,10 +264,11 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
             let base = median(run.iter().map(|&i| fg[i].fbase).collect());
             let x0 = run.iter().map(|&i| fg[i].fx0).fold(f32::MAX, f32::min);
             let x1 = run.iter().map(|&i| fg[i].fx1).fold(f32::MIN, f32::max);
-            let target = (lo..hi).filter(|&m| m != ci).find(|&m| {
+            // How much of the line's letters the run covers, if it may belong to that line.
+            let fits = |m: usize| -> Option<f32> {
                 let (mbase, msize) = stats[m];
                 if size > SCRIPT_SIZE_RATIO * msize || size < SCRIPT_MIN_RATIO * msize || base < mbase - SCRIPT_RISE_EM * msize || base > mbase + SCRIPT_SINK_EM * msize {
-                    return false;
+                    return None;
                 }
                 let touch = SCRIPT_TOUCH_EM * msize;
                 let overlap = SCRIPT_OVERLAP_EM * msize;
@@ -283,9 +284,9 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
                     !fg[j].c.is_whitespace() && c > x0 + 0.1 * msize && c < x1 - 0.1 * msize
                 };
                 if near().any(|&j| across(j)) {
-                    return false;
+                    return None;
                 }
-                near().any(|&j| {
+                let touches = near().any(|&j| {
                     let h = &fg[j];
                     let after = x0 - h.fx1; // the run follows this glyph
                     let before = h.fx0 - x1; // the run precedes it
@@ -293,8 +294,22 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
                     // another column has that column's size, not this glyph's.
                     size <= SCRIPT_SIZE_RATIO * h.size
                         && ((after >= -overlap && after <= touch) || (before >= -overlap && before <= touch))
+                });
+                touches.then(|| {
+                    near()
+                        .filter(|&&j| !fg[j].c.is_whitespace())
+                        .map(|&j| (x1.min(fg[j].fx1) - x0.max(fg[j].fx0)).max(0.0))
+                        .sum::<f32>()
                 })
-            });
+            };
+            // Of the lines it may belong to, the one whose letters it covers least: a mark after
+            // "FHLBs" in a label's second line, not across "Federal" in its first, which shares a
+            // baseline with a larger text column and so takes a deeper-set run.
+            let target = (lo..hi)
+                .filter(|&m| m != ci)
+                .filter_map(|m| fits(m).map(|c| (m, c)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(m, _)| m);
             if let Some(m) = target {
                 moves.push((run, m));
             }

@@ -275,7 +275,14 @@ fn is_year(s: &str) -> bool {
 
 /// A figure of the row, not a column heading.
 pub(crate) fn is_value(s: &str) -> bool {
-    is_number(s) && !is_year(s)
+    is_number(s) && !is_year(s) && !is_day_and_year(s)
+}
+
+/// The second line of a heading "December / 31, 2022": a day of the month, a comma and a year.
+fn is_day_and_year(s: &str) -> bool {
+    let Some((day, year)) = s.split_once(',') else { return false };
+    let day = day.trim();
+    (1..=2).contains(&day.len()) && day.bytes().all(|b| b.is_ascii_digit()) && is_year(year.trim())
 }
 
 fn has_value(segs: &[Seg]) -> bool {
@@ -374,6 +381,14 @@ fn ends_sentence(segs: &[Seg]) -> bool {
         && !stem.is_empty()
         && (stem.chars().count() >= 4 || stem.chars().all(|c| c.is_ascii_digit()))
         && stem.chars().all(|c| c.is_alphanumeric() || c == ',' || c == ')' || c == '%')
+}
+
+/// A line at the label column that is a sentence running on across the value columns (the "The
+/// following table presents …" between two tables), not a row label: six words or more, mostly
+/// letters, reaching an em past where the first value column of the rows so far begins.
+fn sentence_across(seg: &Seg, cols: &[(f32, f32)], size: f32) -> bool {
+    let first = cols.iter().map(|c| c.0).fold(f32::MAX, f32::min);
+    seg.words.len() >= 6 && sentence_words(&seg.words) && seg.x1 > first + size
 }
 
 /// The line `rows[j]`, right of a table's rows that end at `x1`, is a line of the page's other
@@ -480,7 +495,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
             } else if r.segs.len() == 1
                 && r.segs[0].n_words() <= 12
                 && misses < 3
-                && (r.line.fx0 <= left + 2.5 * r.line.size
+                && (r.line.fx0 <= left + 2.5 * r.line.size && !sentence_across(&r.segs[0], &cols, size)
                     || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size
                         && (rows[end].has_value() || rows[end].segs.len() >= 3))
             {
@@ -685,6 +700,14 @@ fn prose_piece(p: &Piece) -> bool {
     sentence_words(p.words)
 }
 
+/// A piece of a sentence: words of one (`prose_piece`), or it carries on the sentence above
+/// (`opens_lower`), or three words or more that end a clause ("2023 or 2022.", "$1.5 billion,
+/// consisting of:"). A row label is a name: "Investment-grade", "Total".
+fn in_sentence(p: &Piece) -> bool {
+    let ends_clause = p.words.last().is_some_and(|w| w.text.ends_with(['.', ',', ':', ';']));
+    prose_piece(p) || opens_lower(p) || p.words.len() >= 3 && ends_clause
+}
+
 /// The piece carries on the sentence of the line above: it opens in lower case.
 fn opens_lower(p: &Piece) -> bool {
     p.words
@@ -822,16 +845,23 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
             let mut side: Vec<&Piece> = inside.iter().copied().filter(|p| on_side(p)).collect();
             side.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
             let other: Vec<&Piece> = inside.iter().copied().filter(|p| if left { p.x0 >= g1 } else { p.x1 <= g0 }).collect();
-            if !running_text(&side) || !labelled(&other) {
+            if !labelled(&other) {
                 continue;
             }
             let sx0 = side.iter().map(|p| p.x0).fold(f32::MAX, f32::min);
             let sx1 = side.iter().map(|p| p.x1).fold(f32::MIN, f32::max);
-            let near = |p: &Piece| on_side(p) && p.x1 > sx0 && p.x0 < sx1;
+            // Beyond the table the column's lines may run on into the strip (its lines inside the
+            // table happen to be short), up to its middle.
+            let mid_strip = (g0 + g1) / 2.0;
+            let near = |p: &Piece| {
+                (if left { p.x1 <= mid_strip } else { p.x0 >= mid_strip }) && p.x1 > sx0 && p.x0 < sx1
+            };
             // Lines outside the table on this side, nearest first, up and down; a line with a
             // piece across the strip ends the column there.
             let mut reach = (top, bot);
             let (mut beyond, mut sentences) = (0, 0);
+            // The column's pieces within the table and the nearest few beyond it, up and down.
+            let mut column = side.clone();
             for up in [true, false] {
                 let order = nearest_first(lines, top, bot, up);
                 let mut edge = if up { top } else { bot };
@@ -848,21 +878,27 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
                     }
                     // The column ends above the next table of the first reading in it: a line
                     // inside another table whose pieces on this side are a row of it (pieces
-                    // apart, or a figure), not a line of text read across both columns.
+                    // apart, or a figure, or a row label), not a line of text read across both
+                    // columns.
                     let in_other = tables.iter().enumerate().any(|(j, o)| {
                         j != k
                             && mid(l) >= o.bbox[1]
                             && mid(l) <= o.bbox[3]
                             && ps.iter().any(|p| p.x1 > o.bbox[0] && p.x0 < o.bbox[2])
                     });
-                    let row = ps.len() >= 2 || ps.iter().any(|p| is_value(&join_words(p.words)));
+                    // A label ("Total") whose figures lie across the gutter is a row of it too.
+                    let label_of_row = || {
+                        ps.iter().all(|p| !in_sentence(p)) && cut[i].iter().any(|p| is_value(&join_words(p.words)))
+                    };
+                    let row = ps.len() >= 2 || ps.iter().any(|p| is_value(&join_words(p.words))) || label_of_row();
                     if in_other && row {
                         break;
                     }
                     seen += 1;
                     beyond += 1;
-                    if seen <= 4 && ps.iter().any(|p| prose_piece(p)) {
-                        sentences += 1;
+                    if seen <= 4 {
+                        sentences += usize::from(ps.iter().any(|p| prose_piece(p)));
+                        column.extend(ps.iter().copied());
                     }
                     edge = if up { l.ftop } else { l.fbot };
                     if up {
@@ -874,8 +910,14 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
             }
             // A column heading over a table's text column is one or two lines; running text
             // goes on for three lines or more, two of them sentences near the table.
-            if beyond >= 3 && sentences >= 2 {
-                let x = if left { (f32::MIN, g0) } else { (g1, f32::MAX) };
+            column.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
+            // The column reads as running text: its pieces within the table do, or (a table over
+            // as few as two lines of it) they are pieces of sentences and read so with the lines
+            // beyond.
+            let prose_side = side.iter().filter(|p| in_sentence(p)).count() * 10 >= 7 * side.len();
+            let running = running_text(&side) || prose_side && running_text(&column);
+            if beyond >= 3 && sentences >= 2 && running {
+                let x = if left { (f32::MIN, mid_strip) } else { (mid_strip, f32::MAX) };
                 out.push(Beside { x, y: reach });
             }
         }
@@ -1847,6 +1889,17 @@ mod tests {
         for s in ["Revenue", "2019 plan", ""] {
             assert!(!is_number(s), "{s}");
         }
+    }
+
+    #[test]
+    fn the_day_and_year_under_a_month_heading_are_not_a_figure() {
+        for s in ["31, 2022", "1, 2021", "30,2023"] {
+            assert!(!is_value(s), "{s}");
+        }
+        for s in ["31, 202", "1,234", "312, 2022", "$ 31, 2022"] {
+            assert!(!is_day_and_year(s), "{s}");
+        }
+        assert!(is_value("1,234"));
     }
 
     use crate::ingest::layout::test_line;
