@@ -1262,3 +1262,19 @@ fn a_full_width_table_above_two_text_columns_keeps_its_rows() {
     assert!(rows.iter().any(|r| r == &["Total", "$ 53,445", "100 %", "$ 58,802", "100 %"]), "{rows:#?}");
     assert!(!rows.iter().flatten().any(|c| c.contains("additional collateral")), "{rows:#?}");
 }
+
+#[test]
+fn a_paragraph_of_capitalised_legal_prose_beside_a_table_is_still_running_text() {
+    // JPM 10-Q 2023Q2 p52: the TLAC table in the right column, beside a paragraph whose lines
+    // mostly open with capitals ("Securities and Use of Proceeds …", "Matters and Issuer …",
+    // "Chase’s 2022 Form 10-K …"); it was not taken for running text, and its lines were read
+    // into the table as row labels.
+    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 52).expect("page 52");
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "% of RWA")).expect("the TLAC table");
+    let rows = t.grid();
+    assert!(rows.iter().any(|r| r == &["Total eligible amount", "$ 493.8", "$ 218.2", "$ 486.0", "$ 228.5"]), "{rows:#?}");
+    assert!(rows.iter().any(|r| r == &["% of RWA", "28.9 %", "12.8 %", "29.4 %", "13.8 %"]), "{rows:#?}");
+    assert!(!rows.iter().flatten().any(|c| c.contains("Unregistered") || c.contains("Preferred stock")), "{rows:#?}");
+}

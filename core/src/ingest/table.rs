@@ -728,7 +728,14 @@ fn running_text(side: &[&Piece]) -> bool {
         let gap = w[1].top - w[0].bot;
         if gap > -0.3 * w[1].size && gap <= w[1].size {
             pairs += 1;
-            carried += usize::from(opens_lower(w[1]));
+            // A sentence runs on into the next line: it opens in lower case, or the line above
+            // (words of a sentence) ends mid-sentence and the next goes on in words of one
+            // (legal prose wraps at "… of JPMorgan / Chase’s 2022 Form 10-K …").
+            let mid_sentence = || {
+                let last = w[0].words.last().map_or("", |x| x.text.as_str());
+                prose_piece(w[0]) && prose_piece(w[1]) && !last.ends_with(['.', ':', ';', '?', '!'])
+            };
+            carried += usize::from(opens_lower(w[1]) || mid_sentence());
         }
     }
     n >= 3 && words * 2 >= 9 * n && prose * 10 >= 7 * n && pairs >= 2 && carried * 2 >= pairs
