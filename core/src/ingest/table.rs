@@ -824,9 +824,10 @@ fn strips_in(inside: &[&Piece]) -> (f32, Vec<(f32, f32)>) {
 /// Columns of running text that tables of the first reading hold as row labels (see `detect`).
 ///
 /// For each table: a strip at least a gutter wide, inside the table, that no piece of a line in the
-/// table's height crosses; on one side of it, pieces that read as running text (`running_text`)
-/// beside a table of its own (`labelled`), and that go on for three lines or more on that side
-/// above or below the table, two of the four nearest being sentences. The column is left out over
+/// table's height crosses; on one side of it, pieces that read as running text (`running_text`:
+/// by themselves, or as pieces of sentences together with the column's lines just beyond the
+/// table) beside a table of its own (`labelled`), and that go on for three lines or more on that
+/// side above or below the table, two of the four nearest being sentences. The column is left out over
 /// the table's height and on through those lines (a paragraph going on above the table, whose lines
 /// would join its header rows).
 fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
