@@ -20,6 +20,15 @@ fn read(path: &str) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("corpus file {path}: {e}"))
 }
 
+/// JPMorgan's 10-Q for 2023 Q2, read once for all the tests that look at its pages.
+fn jpm_2023q2() -> &'static ingest::Extracted {
+    static EX: std::sync::OnceLock<ingest::Extracted> = std::sync::OnceLock::new();
+    EX.get_or_init(|| {
+        let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
+        ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default())
+    })
+}
+
 #[test]
 fn earnings_release_text_comes_in_reading_order_with_boxes_on_the_page() {
     let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
@@ -355,8 +364,7 @@ fn actual_text_reads_a_figure_whose_font_maps_its_decimal_point_wrongly() {
 fn a_footnote_mark_set_above_its_row_stays_in_that_row_and_does_not_cut_the_table() {
     // JPM 10-Q p144: "(d)" after each "Average yield" row's last figure sits wholly above that
     // row's line, level with the row before; it cut the maturity table into five.
-    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
-    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let ex = jpm_2023q2();
     let p = ex.pages.iter().find(|p| p.page == 144).expect("page 144");
     assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.bbox).collect::<Vec<_>>());
     let rows = p.tables[0].grid();
@@ -1204,8 +1212,7 @@ fn a_table_in_the_right_column_is_read_without_the_text_column_beside_it() {
     // baselines of the left column's paragraph. Only its last two rows were found, each label
     // joined to a line of that paragraph, and the `(b)` after "FHLBs" was set into "Federal" of the
     // label's first line ("at( bF)ederal").
-    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
-    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let ex = jpm_2023q2();
     let p = ex.pages.iter().find(|p| p.page == 187).expect("page 187");
     let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Total pledged assets")).expect("pledged assets table");
     assert!(t.bbox[0] > 300.0, "the table lies in the right column: {:?}", t.bbox);
@@ -1224,8 +1231,7 @@ fn a_sentence_between_two_tables_ends_the_first() {
     // JPM 10-Q 2023Q2 p171: two goodwill tables in the left column, "The following table presents
     // changes in the carrying amount of goodwill." between them; read without the right column's
     // text, they made one table with the sentence as a row.
-    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
-    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let ex = jpm_2023q2();
     let p = ex.pages.iter().find(|p| p.page == 171).expect("page 171");
     assert_eq!(p.tables.len(), 2, "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
     let (a, b) = (p.tables[0].grid(), p.tables[1].grid());
@@ -1239,8 +1245,7 @@ fn a_date_heading_split_over_two_lines_is_a_heading_not_a_figure() {
     // JPM 10-Q 2023Q2 p154: "December / 31, 2022" heads a column; "31, 2022" was taken for a
     // figure, the ruled box around the headings for a table with figures, and the table under it
     // (nonaccrual loans by state) was dropped.
-    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
-    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let ex = jpm_2023q2();
     let p = ex.pages.iter().find(|p| p.page == 154).expect("page 154");
     let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "California")).expect("the table by state");
     let rows = t.grid();
@@ -1269,8 +1274,7 @@ fn a_paragraph_of_capitalised_legal_prose_beside_a_table_is_still_running_text()
     // mostly open with capitals ("Securities and Use of Proceeds …", "Matters and Issuer …",
     // "Chase’s 2022 Form 10-K …"); it was not taken for running text, and its lines were read
     // into the table as row labels.
-    let bytes = read(&format!("{FB}JPMORGAN_2023Q2_10Q.pdf"));
-    let ex = ingest::extract(&bytes, "JPMORGAN_2023Q2_10Q.pdf", &IngestSettings::default());
+    let ex = jpm_2023q2();
     let p = ex.pages.iter().find(|p| p.page == 52).expect("page 52");
     let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "% of RWA")).expect("the TLAC table");
     let rows = t.grid();
