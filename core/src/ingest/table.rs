@@ -898,8 +898,8 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
                     let label_of_row = || {
                         ps.iter().all(|p| !in_sentence(p)) && cut[i].iter().any(|p| is_value(&join_words(p.words)))
                     };
-                    let row = ps.len() >= 2 || ps.iter().any(|p| is_value(&join_words(p.words))) || label_of_row();
-                    if in_other && row {
+                    let row = || ps.len() >= 2 || ps.iter().any(|p| is_value(&join_words(p.words))) || label_of_row();
+                    if in_other && row() {
                         break;
                     }
                     seen += 1;
@@ -918,13 +918,15 @@ fn text_beside(tables: &[Table], lines: &[Line]) -> Vec<Beside> {
             }
             // A column heading over a table's text column is one or two lines; running text
             // goes on for three lines or more, two of them sentences near the table.
-            column.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
             // The column reads as running text: its pieces within the table do, or (a table over
             // as few as two lines of it) they are pieces of sentences and read so with the lines
             // beyond.
-            let prose_side = side.iter().filter(|p| in_sentence(p)).count() * 10 >= 7 * side.len();
-            let running = running_text(&side) || prose_side && running_text(&column);
-            if beyond >= 3 && sentences >= 2 && running {
+            let mut running = || {
+                let prose_side = side.iter().filter(|p| in_sentence(p)).count() * 10 >= 7 * side.len();
+                column.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
+                running_text(&side) || prose_side && running_text(&column)
+            };
+            if beyond >= 3 && sentences >= 2 && running() {
                 let x = if left { (f32::MIN, mid_strip) } else { (mid_strip, f32::MAX) };
                 out.push(Beside { x, y: reach });
             }
