@@ -73,6 +73,9 @@ pub fn tables(args: &[String]) -> Result<(), String> {
             for row in t.grid() {
                 println!("{}", row.join(" | "));
             }
+            for n in &t.notes {
+                println!("{}", n.printed());
+            }
             println!();
         }
     }

@@ -43,6 +43,10 @@ pub struct TableMeta {
     /// included (issue 3 deliverable 3, issue 6 deliverable 6); empty for a one-page table.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<TablePart>,
+    /// The table's footnotes as printed ("(a) As of …"); on a row document, those its cells and
+    /// the headers over its figures point at (issue 3 deliverable 4, `ingest::notes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// One page's part of a table that continues over several pages: where the viewer goes next.

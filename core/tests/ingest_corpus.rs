@@ -1282,3 +1282,104 @@ fn a_paragraph_of_capitalised_legal_prose_beside_a_table_is_still_running_text()
     assert!(rows.iter().any(|r| r == &["% of RWA", "28.9 %", "12.8 %", "29.4 %", "13.8 %"]), "{rows:#?}");
     assert!(!rows.iter().flatten().any(|c| c.contains("Unregistered") || c.contains("Preferred stock")), "{rows:#?}");
 }
+
+/// The corpus documents of one page.
+fn docs_of_page(ex: &ingest::Extracted, page: u32) -> Vec<clair_core::corpus::Doc> {
+    ingest::documents(ex, &IngestSettings::default()).into_iter().filter(|d| d.page == page).collect()
+}
+
+#[test]
+fn a_tables_footnotes_go_with_the_rows_whose_marks_point_at_them() {
+    // JPM 2023Q2 p187: the pledged-assets table marks two rows "(a)" and "(b)"; the notes under it
+    // (in the right-hand column, beside a column of running text) qualify those figures.
+    let ex = jpm_2023q2();
+    let p = ex.pages.iter().find(|p| p.page == 187).expect("page 187");
+    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text.contains("FHLBs(b)"))).expect("pledged-assets table");
+    let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
+    assert_eq!(marks, ["a", "b"], "{:?}", t.notes);
+    assert!(t.notes[0].text.starts_with("As of June 30, 2023, included $120.0 billion") && t.notes[0].text.ends_with("Refer to Note 28 for additional information."), "{:?}", t.notes[0]);
+    // The note ends where its paragraph does: the paragraph after it is not part of it.
+    assert!(t.notes[1].text.ends_with("associated with the First Republic acquisition."), "{:?}", t.notes[1]);
+    for n in &t.notes {
+        assert!(n.bbox[1] >= t.bbox[3] - 1.0 && n.bbox[0] >= t.bbox[0] - 24.0, "note box {:?} not under table {:?}", n.bbox, t.bbox);
+    }
+
+    let docs = docs_of_page(ex, 187);
+    let row = |label: &str| docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some(label)).unwrap_or_else(|| panic!("row {label}"));
+    let fhlb = row("Assets pledged at Federal Reserve banks and FHLBs(b)");
+    assert!(fhlb.text.contains("[(b) As of June 30, 2023, included $23.7 billion of assets pledged to the FHLB"), "{}", fhlb.text);
+    assert!(!fhlb.text.contains("$120.0 billion"), "note (a) is not this row's: {}", fhlb.text);
+    assert_eq!(fhlb.table.as_ref().map(|m| m.notes.len()), Some(1));
+    // The citation highlights the note too: the row's box and the note's.
+    assert!(fhlb.bboxes.contains(&t.notes[1].bbox), "{:?}", fhlb.bboxes);
+    let total = row("Total pledged assets");
+    assert!(!total.text.contains('['), "an unmarked row carries no note: {}", total.text);
+    // The whole table's document prints every note under the table.
+    let whole = docs.iter().find(|d| d.table.as_ref().is_some_and(|m| m.row_label.is_none() && m.rows.iter().any(|r| r.first().is_some_and(|l| l.contains("FHLBs(b)"))))).expect("table document");
+    assert!(whole.text.contains("\n(a) As of June 30, 2023") && whole.text.contains("\n(b) As of June 30, 2023"), "{}", whole.text);
+}
+
+#[test]
+fn a_raised_number_after_a_label_or_a_figure_points_at_the_numbered_note() {
+    // Coca-Cola 2017 sets its marks as raised digits: glued to a label ("expenses1", p53) or a
+    // space after a figure ("163 1", p60's tax-rate table).
+    let bytes = read(&format!("{FB}COCACOLA_2017_10K.pdf"));
+    let ex = ingest::extract(&bytes, "COCACOLA_2017_10K.pdf", &IngestSettings::default());
+    let docs = docs_of_page(&ex, 53);
+    let selling = docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some("Selling and distribution expenses1")).expect("row");
+    assert!(selling.text.contains("[(1) Includes operating expenses as well as general and administrative expenses"), "{}", selling.text);
+    let advertising = docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some("Advertising expenses")).expect("row");
+    assert!(!advertising.text.contains('['), "{}", advertising.text);
+
+    let p60 = ex.pages.iter().find(|p| p.page == 60).expect("page 60");
+    let t = p60.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "163 1")).expect("table marking a figure");
+    assert!(t.notes.iter().any(|n| n.mark == "1" && n.text.starts_with("The increase is primarily related to")), "{:?}", t.notes);
+}
+
+#[test]
+fn a_mark_set_apart_from_its_note_still_opens_it() {
+    // Verizon 2021 p83: the "(1)" under the allowance table is a raised mark of its own, a few
+    // points left of and above its note's text; the column header carries the mark, so every
+    // row with a figure in that column carries the note.
+    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
+    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 83).expect("page 83");
+    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Device Payment Plan Agreement Receivables(1)")).expect("allowance table");
+    assert_eq!(t.notes.len(), 1, "{:?}", t.notes);
+    assert_eq!(t.notes[0].mark, "1");
+    assert_eq!(t.notes[0].text, "Includes allowance for both short-term and long-term device payment plan agreement receivables.");
+    let docs = docs_of_page(&ex, 83);
+    let opening = docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some("Balance at January 1, 2021")).expect("row");
+    assert!(opening.text.contains("[(1) Includes allowance for both short-term and long-term"), "{}", opening.text);
+}
+
+#[test]
+fn one_set_of_notes_under_a_stack_of_tables_serves_each_table_that_marks_it() {
+    // Walmart 2020 p30: the five-year summary is three tables set one under another, with notes
+    // (1) and (2) under the last; "Financial position(2)" heads the middle one.
+    let bytes = read(&format!("{FB}WALMART_2020_10K.pdf"));
+    let ex = ingest::extract(&bytes, "WALMART_2020_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 30).expect("page 30");
+    let with = |label: &str| p.tables.iter().find(|t| t.cells.iter().any(|c| c.text.starts_with(label))).unwrap_or_else(|| panic!("table with {label}"));
+    let summary = with("Increase (decrease) in calendar comparable sales(1)");
+    assert!(summary.notes.iter().any(|n| n.mark == "1" && n.text.starts_with("Comparable sales include sales from stores and clubs")), "{:?}", summary.notes);
+    let position = with("Financial position(2)");
+    assert!(!std::ptr::eq(summary, position));
+    assert!(position.notes.iter().any(|n| n.mark == "2" && n.text.contains("ASU 2016-02")), "{:?}", position.notes);
+    // The repurchase table above keeps its own note, not the summary's.
+    let repurchases = with("November 1-30, 2019");
+    assert_eq!(repurchases.notes.len(), 1, "{:?}", repurchases.notes);
+    assert!(repurchases.notes[0].text.starts_with("Represents the approximate dollar value of shares"));
+}
+
+#[test]
+fn a_numbered_line_under_a_table_that_marks_nothing_is_not_its_footnote() {
+    // Verizon 2021 p107: "(3) Exhibits" under the list of financial statements is the next item
+    // of Item 15, not a note of the table above it.
+    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
+    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 107).expect("page 107");
+    assert!(!p.tables.is_empty());
+    assert!(p.blocks.iter().any(|b| b.kind == BlockKind::Text && b.text.starts_with("(3) Exhibits")));
+    assert!(p.tables.iter().all(|t| t.notes.is_empty()), "{:?}", p.tables.iter().map(|t| &t.notes).collect::<Vec<_>>());
+}

@@ -4,7 +4,7 @@
 //! `1000 + 100·t + r` does at 100 rows (spec §12).
 
 use super::chunk::{chunk_sentences, split_sentences};
-use super::{BlockKind, Extracted, Page, Table};
+use super::{notes, BlockKind, Extracted, Page, Table, TableNote};
 use crate::config::{IngestSettings, Modality};
 use crate::corpus::{doc_id, BBox, Doc, ExtractionConfidence, TableMeta, TablePart};
 
@@ -100,8 +100,27 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
         } else {
             vec![]
         };
-        let md = markdown(&caption, &columns, &rows);
-        let mut d = base(Modality::Table, t.to_string(), md, vec![table.bbox]);
+        // The table's footnotes (`notes`): this part's, then those of its other parts whose marks
+        // this part's do not repeat (a note under a table's last page is the whole table's).
+        let mut notes: Vec<(&TableNote, bool)> = table.notes.iter().map(|n| (n, true)).collect();
+        for &(cp, ct) in chain.iter().filter(|&&(cp, ct)| (cp, ct) != (pi, t)) {
+            for n in &ex.pages[cp].tables[ct].notes {
+                if !n.mark.is_empty() && !notes.iter().any(|(m, _)| m.mark == n.mark) {
+                    notes.push((n, false));
+                }
+            }
+        }
+        let mut md = markdown(&caption, &columns, &rows);
+        if !notes.is_empty() {
+            md.push('\n');
+            for (n, _) in &notes {
+                md.push_str(&n.printed());
+                md.push('\n');
+            }
+        }
+        let mut boxes = vec![table.bbox];
+        boxes.extend(notes.iter().filter(|(_, here)| *here).map(|(n, _)| n.bbox));
+        let mut d = base(Modality::Table, t.to_string(), md, boxes);
         d.table = Some(TableMeta {
             caption: caption.clone(),
             columns: columns.clone(),
@@ -109,6 +128,7 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
             row_label: None,
             table_index: t,
             parts: parts.clone(),
+            notes: notes.iter().map(|(n, _)| n.printed()).collect(),
         });
         out.push(d);
         if rows.len() <= 1 {
@@ -142,13 +162,19 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
                 text.push_str(": ");
                 text.push_str(&pairs.join(", "));
             }
-            let row_bbox = row_box(table, first_row + r);
-            let mut d = base(
-                Modality::Table,
-                format!("t{t}r{r}"),
-                text,
-                row_bbox.into_iter().collect(),
-            );
+            // The notes the row's cells point at, and those of the headers over its figures.
+            let mut marked: Vec<&str> = row.iter().map(String::as_str).collect();
+            marked.extend(columns.iter().zip(row.iter()).skip(1).filter(|(_, v)| !v.trim().is_empty()).map(|(c, _)| c.as_str()));
+            let keys: Vec<String> = marked.iter().flat_map(|s| notes::marks(s)).collect();
+            let row_notes: Vec<&(&TableNote, bool)> = notes.iter().filter(|(n, _)| keys.contains(&n.mark)).collect();
+            for (n, _) in &row_notes {
+                text.push_str(" [");
+                text.push_str(&n.printed());
+                text.push(']');
+            }
+            let mut boxes: Vec<BBox> = row_box(table, first_row + r).into_iter().collect();
+            boxes.extend(row_notes.iter().filter(|(_, here)| *here).map(|(n, _)| n.bbox));
+            let mut d = base(Modality::Table, format!("t{t}r{r}"), text, boxes);
             d.table = Some(TableMeta {
                 caption: caption.clone(),
                 columns: columns.clone(),
@@ -156,6 +182,7 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
                 row_label: Some(label.to_string()),
                 table_index: t,
                 parts: parts.clone(),
+                notes: row_notes.iter().map(|(n, _)| n.printed()).collect(),
             });
             out.push(d);
         }

@@ -283,7 +283,7 @@ mod tests {
         }
         let n_rows = cells.iter().map(|c| c.row + 1).max().unwrap_or(0);
         let n_cols = cells.iter().map(|c| c.col + 1).max().unwrap_or(0);
-        Table { bbox, cells, caption: String::new(), continues_from_previous: false, n_rows, n_cols, header_rows: 0, ruled: false }
+        Table { bbox, cells, caption: String::new(), continues_from_previous: false, n_rows, n_cols, header_rows: 0, ruled: false, notes: vec![] }
     }
 
     /// A line chart's key (eu-011 p1): two series per line, each name after a 19 pt stroke.

@@ -1269,6 +1269,7 @@ mod tests {
             n_cols: 3,
             header_rows: 1,
             ruled: false,
+            notes: vec![],
         };
         let (blocks, text) = blocks_with_tables(&lay, &[table], &[], &Graphics::default(), 600.0, 800.0, &crate::config::IngestSettings::default());
         let prose: Vec<&str> = blocks.iter().filter(|b| b.kind == BlockKind::Text).map(|b| b.text.as_str()).collect();

@@ -34,6 +34,7 @@ mod sections;
 #[cfg(feature = "pdf")]
 mod headings;
 mod ruled;
+pub mod notes;
 pub mod table;
 pub mod consensus;
 pub mod vision;
@@ -49,7 +50,8 @@ pub mod vision;
 /// beside a table is no longer read as its row labels; a table label's marks and second line stay
 /// with it beside a larger text column. 8: header rules: a heading ruled off over a group of
 /// columns spans them and stays out of the cells below; header lines split where the columns do.
-pub const READER_VERSION: u32 = 8;
+/// 9: a table's footnotes are read with it and go with the rows whose marks point at them.
+pub const READER_VERSION: u32 = 9;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
@@ -244,6 +246,31 @@ pub struct Table {
     pub header_rows: usize,
     /// Found from ruling lines rather than from text alignment alone.
     pub ruled: bool,
+    /// The footnotes set under the table whose marks its cells carry (`notes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<TableNote>,
+}
+
+/// A footnote of a table: its mark as cells carry it ("a" for "(a)", "1" for a raised 1, "*"), its
+/// text without the mark, and where it is on the page (points, origin top-left).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableNote {
+    pub mark: String,
+    pub text: String,
+    pub bbox: BBox,
+}
+
+impl TableNote {
+    /// The note as printed: "(a) As of …", "* Not meaningful", or a general note's text alone.
+    pub fn printed(&self) -> String {
+        if self.mark.is_empty() {
+            self.text.clone()
+        } else if self.mark.chars().all(char::is_alphanumeric) {
+            format!("({}) {}", self.mark, self.text)
+        } else {
+            format!("{} {}", self.mark, self.text)
+        }
+    }
 }
 
 impl Table {
@@ -376,6 +403,7 @@ pub fn tables_json(ex: &Extracted) -> serde_json::Value {
                 "continues_from_previous": t.continues_from_previous,
                 "header_rows": t.header_rows,
                 "cells": cells,
+                "notes": t.notes,
             }));
         }
     }
@@ -423,6 +451,8 @@ pub fn build_page(
     let tables = table::detect(&lay, graphics, width, height);
     let (blocks, text) =
         layout::blocks_with_tables(&lay, &tables, &fonts, graphics, width, height, settings);
+    let mut tables = tables;
+    notes::attach(&mut tables, &blocks);
     let route = vision::route_page(
         &vision::PageFacts {
             has_text: !text.trim().is_empty(),

@@ -439,6 +439,7 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
         n_cols,
         header_rows,
         ruled: true,
+        notes: vec![],
     })
 }
 

@@ -1331,6 +1331,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         n_cols,
         header_rows: first_value_row.unwrap_or(0),
         ruled,
+        notes: vec![],
     })
 }
 

@@ -478,7 +478,7 @@ pub fn page_documents(source: &str, p: &Page, v: &PageVision, s: &IngestSettings
         let caption = table.caption.clone().unwrap_or_default();
         let n_cols = table.columns.len();
         let rows: Vec<Vec<String>> = table.rows.iter().map(|r| (0..n_cols).map(|k| r.get(k).cloned().unwrap_or_default()).collect()).collect();
-        let meta = |rows: Vec<Vec<String>>, row_label: Option<String>| TableMeta { caption: caption.clone(), columns: table.columns.clone(), rows, row_label, table_index: t, parts: vec![] };
+        let meta = |rows: Vec<Vec<String>>, row_label: Option<String>| TableMeta { caption: caption.clone(), columns: table.columns.clone(), rows, row_label, table_index: t, parts: vec![], notes: vec![] };
         let mut d = base(Modality::Table, format!("vt{t}"), super::docs::markdown(&caption, &table.columns, &rows), vec![whole_page]);
         d.confidence = v.table_confidence;
         d.table = Some(meta(rows.clone(), None));

@@ -141,6 +141,7 @@ fn table_hit() -> Hit {
         row_label: Some("Net sales".into()),
         table_index: 0,
         parts: vec![],
+        notes: vec![],
     });
     Hit { doc: d, score: 0.71 }
 }

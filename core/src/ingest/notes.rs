@@ -1,0 +1,336 @@
+//! Table footnotes (issue 3 deliverables 3–4, spec §4.6): the notes set under a table ("(a) As of
+//! June 30, 2023, included $120.0 billion of assets pledged to the FDIC …") read as notes of that
+//! table, each with the mark its cells carry ("parties(a)", "expenses¹" read as "expenses1",
+//! "1,303.7 (b)", a column of "*"). Row documents then carry the notes their cells point at, so a
+//! figure is retrieved, shown and verified with the qualification printed under it.
+//!
+//! A run of notes is taken only when at least one of its marks is carried by a cell or the
+//! caption: a numbered paragraph under a table ("(1) the Company's …") is not a footnote of a
+//! table that marks nothing.
+
+use super::{Block, BlockKind, Table, TableNote, TextLine};
+use crate::corpus::BBox;
+
+/// Footnote symbols; a run of one ("**") is one mark.
+const SYMBOLS: [char; 4] = ['*', '†', '‡', '§'];
+
+/// How far under a table (in ems of the note's type size) its first note may start, and how far
+/// under one block of notes the next may start.
+const NOTE_GAP_EMS: f32 = 3.0;
+
+/// Attach to each table the notes set under it (see the module doc). `blocks` are the page's
+/// blocks as [`super::layout::blocks_with_tables`] made them.
+pub fn attach(tables: &mut [Table], blocks: &[Block]) {
+    let tops: Vec<f32> = tables.iter().map(|t| t.bbox[1]).collect();
+    let runs: Vec<Vec<TableNote>> = tables.iter().map(|t| notes_under(t, &tops, blocks)).collect();
+    for i in 0..tables.len() {
+        // The notes under the table or, when another table is set close under it (a stack of
+        // tables over one set of notes, as JPMorgan prints its credit tables), under the stack.
+        let mut k = i;
+        while runs[k].is_empty() {
+            let Some(j) = table_under(tables, k) else { break };
+            k = j;
+        }
+        let carried = table_marks(&tables[i]);
+        if runs[k].iter().any(|n| carried.contains(&n.mark)) {
+            tables[i].notes = runs[k].clone();
+        }
+    }
+}
+
+/// How far under a table (points) the next table of its stack may start.
+const STACK_GAP: f32 = 24.0;
+
+/// The table set next under table `k`, across the same columns, within [`STACK_GAP`].
+fn table_under(tables: &[Table], k: usize) -> Option<usize> {
+    let t = &tables[k].bbox;
+    (0..tables.len())
+        .filter(|&j| {
+            let u = &tables[j].bbox;
+            let across = u[2].min(t[2]) - u[0].max(t[0]);
+            j != k && u[1] >= t[3] - 1.0 && u[1] - t[3] <= STACK_GAP && across >= 0.5 * (u[2] - u[0]).min(t[2] - t[0])
+        })
+        .min_by(|&a, &b| tables[a].bbox[1].total_cmp(&tables[b].bbox[1]))
+}
+
+/// Every mark the table's cells and caption carry.
+fn table_marks(t: &Table) -> Vec<String> {
+    let mut out: Vec<String> = t.cells.iter().flat_map(|c| marks(&c.text)).collect();
+    out.extend(marks(&t.caption));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The notes of the text blocks set under `t`, from the nearest down, while each block opens
+/// with a note and the one before it ended in a note; none when another table comes first.
+fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote> {
+    let [x0, _, x1, bottom] = t.bbox;
+    let width = (x1 - x0).max(1.0);
+    let mut under: Vec<&Block> = blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::Text && !b.lines.is_empty())
+        // Under the table, starting below its left edge (a note hangs its mark a little out) and
+        // not in the column beside it.
+        .filter(|b| b.bbox[1] >= bottom - 2.0 && b.bbox[0] >= x0 - 24.0 && b.bbox[0] <= x0 + width / 2.0)
+        .collect();
+    under.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
+    let mut notes: Vec<TableNote> = vec![];
+    let mut above = bottom;
+    let mut taken: Vec<*const Block> = vec![];
+    for (i, b) in under.iter().enumerate() {
+        if taken.contains(&(*b as *const Block)) {
+            continue;
+        }
+        let size = b.lines[0].size.max(1.0);
+        if b.bbox[1] - above > NOTE_GAP_EMS * size + 2.0 {
+            break;
+        }
+        // Another table between: what is under it is its own.
+        if table_tops.iter().any(|&top| top > bottom + 1.0 && top < b.bbox[1]) {
+            break;
+        }
+        let text = b.text.trim();
+        if !text.is_empty() && text.chars().all(|c| matches!(c, '_' | '-' | '—' | '–') || c.is_whitespace()) {
+            above = b.bbox[3];
+            continue;
+        }
+        // A mark set apart from its note ("(a)" hung in the margin, a raised "(1)"): the block
+        // beside it, starting on its line, is the note.
+        let (b, mark) = match lone_mark(text) {
+            Some(mark) => {
+                let beside = under[i + 1..].iter().find(|n| {
+                    n.bbox[1] < b.bbox[3] + size / 2.0 && n.bbox[0] >= b.bbox[2] - 1.0 && n.bbox[0] - b.bbox[2] < 4.0 * size
+                });
+                match beside {
+                    Some(n) => {
+                        taken.push(*n as *const Block);
+                        (*n, Some((mark, b.bbox)))
+                    }
+                    None => break,
+                }
+            }
+            None => (*b, None),
+        };
+        let (found, whole) = notes_of_block(b, mark);
+        if found.is_empty() {
+            break;
+        }
+        notes.extend(found);
+        if !whole {
+            break;
+        }
+        above = b.bbox[3];
+    }
+    notes
+}
+
+/// A block that is a footnote mark alone: "(a)", "(12)", "1", "*".
+fn lone_mark(text: &str) -> Option<String> {
+    let inner = text.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(text);
+    let n = inner.chars().count();
+    let symbols = n > 0 && inner.chars().all(|c| SYMBOLS.contains(&c));
+    let short = (1..=2).contains(&n) && inner.chars().all(char::is_alphanumeric);
+    (symbols || short).then(|| inner.to_string())
+}
+
+/// The notes a block opens with, and whether they fill the whole block (a block whose notes end
+/// before its last line goes on with text that is not a note). `mark` is a mark set apart from the
+/// block, before its first line. A general note ("Note: Table may not foot due to rounding.")
+/// is kept with the mark "".
+fn notes_of_block(b: &Block, mark: Option<(String, BBox)>) -> (Vec<TableNote>, bool) {
+    let right = b.bbox[2];
+    let mut notes: Vec<TableNote> = vec![];
+    let mut ended = true;
+    let mut apart = mark;
+    for line in &b.lines {
+        let text = line.text();
+        let opens = match apart.take() {
+            Some((mark, at)) => Some((mark, text.trim(), union(&at, &line.bbox))),
+            None => note_mark(&text).map(|(mark, rest)| (mark, rest, line.bbox)),
+        };
+        if let Some((mark, rest, bbox)) = opens {
+            notes.push(TableNote { mark, text: rest.to_string(), bbox });
+        } else if ended {
+            return (notes, false);
+        } else if let Some(n) = notes.last_mut() {
+            n.text.push(' ');
+            n.text.push_str(text.trim());
+            n.bbox = union(&n.bbox, &line.bbox);
+        }
+        ended = ends_paragraph(line, right);
+    }
+    (notes, true)
+}
+
+/// A line that ends a sentence well short of the block's right edge ends its paragraph; a note
+/// whose last sentence happens to end at the margin goes on to the next line.
+fn ends_paragraph(line: &TextLine, right: f32) -> bool {
+    let text = line.text();
+    let t = text.trim_end();
+    let last = t.chars().last();
+    matches!(last, Some('.' | ':' | ';' | '?' | '!')) && line.bbox[2] < right - 2.0 * line.size
+        || t.is_empty()
+}
+
+/// The mark a note line opens with and its text: "(a) As of …", "(12) Includes …", "* Not
+/// meaningful", "† …", and a raised number set before its first word ("1 Includes …",
+/// "1Includes …"), which must be followed by a capital. "Note: …" opens a general note, with
+/// the mark "" (no cell points at it).
+pub(crate) fn note_mark(line: &str) -> Option<(String, &str)> {
+    let line = line.trim_start();
+    for general in ["Note:", "Notes:", "NOTE:", "NOTES:"] {
+        if let Some(rest) = line.strip_prefix(general) {
+            return starts_words(rest.trim_start()).then(|| (String::new(), line));
+        }
+    }
+    if let Some(inner_rest) = line.strip_prefix('(') {
+        let close = inner_rest.find(')')?;
+        let inner = &inner_rest[..close];
+        let rest = inner_rest[close + 1..].trim_start();
+        let n = inner.chars().count();
+        if (1..=2).contains(&n) && inner.chars().all(|c| c.is_alphanumeric()) && starts_words(rest) {
+            return Some((inner.to_string(), rest));
+        }
+        return None;
+    }
+    let sym_end = line.find(|c: char| !SYMBOLS.contains(&c)).unwrap_or(line.len());
+    if sym_end > 0 {
+        let rest = line[sym_end..].trim_start();
+        return starts_words(rest).then(|| (line[..sym_end].to_string(), rest));
+    }
+    let digits_end = line.find(|c: char| !c.is_ascii_digit()).unwrap_or(line.len());
+    if (1..=2).contains(&digits_end) {
+        let rest = line[digits_end..].trim_start();
+        let mut cs = rest.chars();
+        if cs.next().is_some_and(char::is_uppercase) && cs.next().is_some_and(char::is_lowercase) {
+            return Some((line[..digits_end].to_string(), rest));
+        }
+    }
+    None
+}
+
+/// Text that reads as words (not a figure, not empty): what follows a note's mark.
+fn starts_words(rest: &str) -> bool {
+    rest.chars().next().is_some_and(char::is_alphabetic)
+}
+
+/// The footnote marks a cell's (or caption's) text ends with, as the keys notes are matched by:
+/// "(a)" → "a", "parties(a)(b)" → "b", "a"; "expenses1" and "(loss)2" → "1", "2" (a raised
+/// number glued to a word); "163 1", "0.00% (1)" → "1" (after a figure); "*"/"**"/"†" →
+/// themselves, also as a cell of their own. A figure alone is never a mark: "(5)" is a negative
+/// value, "Level 3" and "2023" are text. A parenthesised mark glued to a word inside the text
+/// counts too ("sales(1) in the U.S.").
+pub fn marks(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut rest = text.trim_end();
+    loop {
+        if let Some(body) = rest.strip_suffix(')') {
+            if let Some(open) = body.rfind('(') {
+                let inner = &body[open + 1..];
+                let before = body[..open].trim_end();
+                let n = inner.chars().count();
+                let letters = inner.chars().all(char::is_alphabetic);
+                let digits = inner.chars().all(|c| c.is_ascii_digit());
+                if (1..=2).contains(&n) && (letters || digits && (before.chars().any(char::is_alphabetic) || figure(before))) {
+                    out.push(inner.to_string());
+                    rest = before;
+                    continue;
+                }
+            }
+        }
+        let body = rest.trim_end_matches(SYMBOLS);
+        if body.len() < rest.len() {
+            out.push(rest[body.len()..].to_string());
+            rest = body.trim_end();
+            continue;
+        }
+        let body = rest.trim_end_matches(|c: char| c.is_ascii_digit());
+        let n = rest.len() - body.len();
+        let word = body.chars().filter(|c| c.is_alphabetic()).count() >= 2;
+        let glued = word && body.ends_with(|c: char| c.is_lowercase() || c == ')');
+        // A raised number set a space after a figure ("163 1") or after a label's last word
+        // ("Identifiable operating assets 1") where the label has no other figure and its last
+        // word is lower-case ("Year 1", "Tier 1" and "Level 1" are names).
+        let spaced = n == 1
+            && out.is_empty()
+            && body.strip_suffix(' ').is_some_and(|w| {
+                let last = w.rsplit(' ').next().unwrap_or("");
+                let lower_word = !last.is_empty() && last.chars().all(char::is_lowercase);
+                figure(w) || word && lower_word && !w.chars().any(|c| c.is_ascii_digit())
+            });
+        if (1..=2).contains(&n) && (glued || spaced) {
+            out.push(rest[body.len()..].to_string());
+            rest = body.trim_end();
+            continue;
+        }
+        break;
+    }
+    // Within the text, a mark glued to a word before more words: "comparable sales(1) in the U.S.".
+    let b = rest.as_bytes();
+    for (open, _) in rest.match_indices('(') {
+        let Some(close) = rest[open..].find(')').map(|c| open + c) else { continue };
+        let inner = &rest[open + 1..close];
+        let glued = open > 0 && b[open - 1].is_ascii_lowercase();
+        let ends_word = b.get(close + 1).is_some_and(|&c| c == b' ');
+        if glued && ends_word && (1..=2).contains(&inner.len()) && inner.bytes().all(|c| c.is_ascii_alphanumeric()) {
+            out.push(inner.to_string());
+        }
+    }
+    out
+}
+
+/// A figure as a table prints it: "163", "(17.5)", "0.00%", "$ 21,331", "2017".
+fn figure(s: &str) -> bool {
+    let s = s.trim();
+    s.chars().any(|c| c.is_ascii_digit()) && s.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '%' | '$' | '(' | ')' | ' ' | '-' | '—' | '–'))
+}
+
+/// The table's notes the given texts (a row's cells, the headers of its figures) point at, in
+/// the table's order.
+pub fn notes_for<'a>(t: &'a Table, texts: &[&str]) -> Vec<&'a TableNote> {
+    let keys: Vec<String> = texts.iter().flat_map(|s| marks(s)).collect();
+    t.notes.iter().filter(|n| keys.contains(&n.mark)).collect()
+}
+
+fn union(a: &BBox, b: &BBox) -> BBox {
+    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mark_is_read_off_the_end_of_a_label_or_figure_but_a_negative_figure_is_not_a_mark() {
+        assert_eq!(marks("Assets pledged at Federal Reserve banks and FHLBs(b)"), vec!["b"]);
+        assert_eq!(marks("Total pledged assets(a)(b)"), vec!["b", "a"]);
+        assert_eq!(marks("Selling and distribution expenses1"), vec!["1"]);
+        assert_eq!(marks("Net actuarial (loss) gain arising in current year2"), vec!["2"]);
+        assert_eq!(marks("Other (income) expense (3)"), vec!["3"]);
+        assert_eq!(marks("1,303.7 (a)"), vec!["a"]);
+        assert_eq!(marks("*"), vec!["*"]);
+        assert_eq!(marks("Compensatory plan**"), vec!["**"]);
+        assert_eq!(marks("Identifiable operating assets 1"), vec!["1"]);
+        assert_eq!(marks("163 1"), vec!["1"]);
+        assert_eq!(marks("(17.5) 5"), vec!["5"]);
+        assert_eq!(marks("0.00% (1)"), vec!["1"]);
+        assert_eq!(marks("2013 (5)(6)"), vec!["6", "5"]);
+        assert_eq!(marks("Increase (decrease) in calendar comparable sales(1) in the U.S."), vec!["1"]);
+        for figure in ["(5)", "(1,234)", "2023", "Level 3", "Tier 1", "CET1", "(in millions)", "Tier 1", "Year 1", "2023 vs. 2022", "1 1/2", "Section 3(a) of the Act", "Gain (loss) on sale", "$ 161.3", ""] {
+            assert!(marks(figure).is_empty(), "{figure:?} read as a mark");
+        }
+    }
+
+    #[test]
+    fn a_note_line_opens_with_its_mark_and_a_word() {
+        assert_eq!(note_mark("(a) As of June 30, 2023, included"), Some(("a".to_string(), "As of June 30, 2023, included")));
+        assert_eq!(note_mark("(12) Includes"), Some(("12".to_string(), "Includes")));
+        assert_eq!(note_mark("1 Includes operating expenses"), Some(("1".to_string(), "Includes operating expenses")));
+        assert_eq!(note_mark("** Not meaningful"), Some(("**".to_string(), "Not meaningful")));
+        assert_eq!(note_mark("Note: Table may not foot due to rounding."), Some((String::new(), "Note: Table may not foot due to rounding.")));
+        for not_a_note in ["(in millions)", "(5)", "2023 was a year", "12 months ended", "100 Main Street", "Total pledged assets", "(a)"] {
+            assert_eq!(note_mark(not_a_note), None, "{not_a_note:?} read as a note");
+        }
+    }
+}
