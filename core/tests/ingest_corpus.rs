@@ -1383,3 +1383,33 @@ fn a_numbered_line_under_a_table_that_marks_nothing_is_not_its_footnote() {
     assert!(p.blocks.iter().any(|b| b.kind == BlockKind::Text && b.text.starts_with("(3) Exhibits")));
     assert!(p.tables.iter().all(|t| t.notes.is_empty()), "{:?}", p.tables.iter().map(|t| &t.notes).collect::<Vec<_>>());
 }
+
+#[test]
+fn footnotes_set_out_like_a_table_are_read_as_the_notes_of_the_table_above() {
+    // JPM 2023Q2 p85: the VaR table's notes hang their marks in a column of their own, which
+    // lined up like a two-column table of "(a) | Diversification benefit represents …".
+    let ex = jpm_2023q2();
+    let p = ex.pages.iter().find(|p| p.page == 85).expect("page 85");
+    assert!(
+        !p.tables.iter().any(|t| t.cells.iter().any(|c| c.text.starts_with("Diversification benefit represents"))),
+        "the notes are still read as a table"
+    );
+    let var = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Fixed income")).expect("VaR table");
+    let marks: Vec<&str> = var.notes.iter().map(|n| n.mark.as_str()).collect();
+    assert_eq!(marks, ["a", "b", "c", "d", "e"], "{:?}", var.notes);
+    assert!(var.notes[0].text.starts_with("Diversification benefit represents the difference"), "{:?}", var.notes[0]);
+}
+
+#[test]
+fn a_table_whose_rows_open_with_a_date_or_a_signature_mark_stays_a_table() {
+    // MGM Resorts 2020 p129: "30 June 2020 / … | Not applicable" rows of a covenant table;
+    // Verizon 2021 p112: the signature table's "* | Director | February 11, 2022" rows.
+    let bytes = read(&format!("{FB}MGMRESORTS_2020_10K.pdf"));
+    let ex = ingest::extract(&bytes, "MGMRESORTS_2020_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 129).expect("page 129");
+    assert!(p.tables.iter().any(|t| t.cells.iter().any(|c| c.text == "Not applicable")), "covenant table lost");
+    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
+    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 112).expect("page 112");
+    assert!(p.tables.iter().any(|t| t.cells.iter().any(|c| c.text == "Director")), "signature table lost");
+}

@@ -125,6 +125,50 @@ fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote
     notes
 }
 
+/// A "table" that is a run of footnotes: its first row opens with a footnote mark — "(a)",
+/// "(1)" or a symbol, as a cell of its own or opening the cell's text; a bare letter or number
+/// heads a row of a real table too ("T | Primary Tumor", "30 June 2020 | …") — followed by a
+/// sentence of six words or more, and its cells are words, not figures: at most one cell in ten
+/// (besides the marks) is a figure, and every row reads as prose.
+pub fn reads_as_notes(t: &Table) -> bool {
+    let mut rows: Vec<Vec<&str>> = vec![vec![]; t.n_rows];
+    let mut cells: Vec<&super::Cell> = t.cells.iter().filter(|c| !c.text.trim().is_empty()).collect();
+    cells.sort_by_key(|c| (c.row, c.col));
+    for c in &cells {
+        if let Some(r) = rows.get_mut(c.row) {
+            r.push(c.text.trim());
+        }
+    }
+    let footnote_mark = |m: &str| m.starts_with('(') || m.starts_with(SYMBOLS);
+    // The row's text after its mark, when it opens with one.
+    let after_mark = |r: &[&str]| -> Option<String> {
+        match r {
+            [first, rest @ ..] if lone_mark(first).is_some() && footnote_mark(first) => {
+                rest.first().is_some_and(|next| starts_words(next)).then(|| rest.join(" "))
+            }
+            [first, rest @ ..] if footnote_mark(first) => note_mark(first)
+                .filter(|(mark, _)| !mark.is_empty())
+                .map(|(_, text)| std::iter::once(text).chain(rest.iter().copied()).collect::<Vec<_>>().join(" ")),
+            _ => None,
+        }
+    };
+    let opens = |r: &[&str]| after_mark(r).is_some();
+    let Some(first) = rows.iter().find(|r| !r.is_empty()) else { return false };
+    if !after_mark(first).is_some_and(|text| text.split_whitespace().count() >= 6) {
+        return false;
+    }
+    let marks = rows.iter().filter(|r| opens(r)).count();
+    let figures = cells.iter().filter(|c| super::table::is_value(&c.text)).count().saturating_sub(marks);
+    let prose = |r: &[&str]| {
+        let text = r.join(" ");
+        let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+        let all = text.chars().filter(|c| !c.is_whitespace()).count();
+        letters * 10 >= all * 7
+    };
+    let prose_after = |r: &[&str]| after_mark(r).is_some_and(|text| prose(&[text.as_str()]));
+    figures * 10 <= cells.len() && rows.iter().filter(|r| !r.is_empty()).all(|r| prose_after(r) || prose(r))
+}
+
 /// A block that is a footnote mark alone: "(a)", "(12)", "1", "*".
 fn lone_mark(text: &str) -> Option<String> {
     let inner = text.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(text);

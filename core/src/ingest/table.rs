@@ -623,6 +623,9 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
     }
     // Legends, bar charts and diagrams line up like tables; the drawing under the text tells.
     tables.retain(|t| super::figure::figure(t, graphics, &lines).is_none());
+    // Footnotes set with their marks hung out in a column of their own line up like a table of
+    // two columns; they are text, and notes of the table above (`notes`).
+    tables.retain(|t| !super::notes::reads_as_notes(t));
     // Captions: a short line right above the table, not one of another table's rows.
     let boxes: Vec<BBox> = tables.iter().map(|t| t.bbox).collect();
     for (k, t) in tables.iter_mut().enumerate() {
