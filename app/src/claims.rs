@@ -83,12 +83,19 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
         if let Some(place) = node.place() {
             meta.push_str(&format!(" · {place}"));
         }
+        // A table cell's footnotes, as printed under its table (issue 3 deliverable 4).
+        let notes = match &node.kind {
+            clair_core::ledger::NodeKind::TableCell { notes, .. } => notes.clone(),
+            _ => vec![],
+        };
+        let notes = notes.into_iter().map(|n| view! { <span class="evidence-note">{n}</span> }).collect_view();
         view! {
             <li class="evidence-item">
                 <button class="evidence" disabled=!citable title=if citable { "Open the page" } else { "No page to open" }
                     on:click=move |_| open_node(viewer, &node)>
                     <span class="evidence-meta">{meta}</span>
                     <span class="evidence-text">{label}</span>
+                    {notes}
                 </button>
             </li>
         }

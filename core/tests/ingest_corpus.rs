@@ -1307,13 +1307,13 @@ fn a_tables_footnotes_go_with_the_rows_whose_marks_point_at_them() {
     let docs = docs_of_page(ex, 187);
     let row = |label: &str| docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some(label)).unwrap_or_else(|| panic!("row {label}"));
     let fhlb = row("Assets pledged at Federal Reserve banks and FHLBs(b)");
-    assert!(fhlb.text.contains("[(b) As of June 30, 2023, included $23.7 billion of assets pledged to the FHLB"), "{}", fhlb.text);
+    assert!(fhlb.text.contains("\n(b) As of June 30, 2023, included $23.7 billion of assets pledged to the FHLB"), "{}", fhlb.text);
     assert!(!fhlb.text.contains("$120.0 billion"), "note (a) is not this row's: {}", fhlb.text);
     assert_eq!(fhlb.table.as_ref().map(|m| m.notes.len()), Some(1));
     // The citation highlights the note too: the row's box and the note's.
     assert!(fhlb.bboxes.contains(&t.notes[1].bbox), "{:?}", fhlb.bboxes);
     let total = row("Total pledged assets");
-    assert!(!total.text.contains('['), "an unmarked row carries no note: {}", total.text);
+    assert!(!total.text.contains('\n'), "an unmarked row carries no note: {}", total.text);
     // The whole table's document prints every note under the table.
     let whole = docs.iter().find(|d| d.table.as_ref().is_some_and(|m| m.row_label.is_none() && m.rows.iter().any(|r| r.first().is_some_and(|l| l.contains("FHLBs(b)"))))).expect("table document");
     assert!(whole.text.contains("\n(a) As of June 30, 2023") && whole.text.contains("\n(b) As of June 30, 2023"), "{}", whole.text);
@@ -1327,9 +1327,9 @@ fn a_raised_number_after_a_label_or_a_figure_points_at_the_numbered_note() {
     let ex = ingest::extract(&bytes, "COCACOLA_2017_10K.pdf", &IngestSettings::default());
     let docs = docs_of_page(&ex, 53);
     let selling = docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some("Selling and distribution expenses1")).expect("row");
-    assert!(selling.text.contains("[(1) Includes operating expenses as well as general and administrative expenses"), "{}", selling.text);
+    assert!(selling.text.contains("\n(1) Includes operating expenses as well as general and administrative expenses"), "{}", selling.text);
     let advertising = docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some("Advertising expenses")).expect("row");
-    assert!(!advertising.text.contains('['), "{}", advertising.text);
+    assert!(!advertising.text.contains('\n'), "{}", advertising.text);
 
     let p60 = ex.pages.iter().find(|p| p.page == 60).expect("page 60");
     let t = p60.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "163 1")).expect("table marking a figure");
@@ -1350,7 +1350,7 @@ fn a_mark_set_apart_from_its_note_still_opens_it() {
     assert_eq!(t.notes[0].text, "Includes allowance for both short-term and long-term device payment plan agreement receivables.");
     let docs = docs_of_page(&ex, 83);
     let opening = docs.iter().find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()) == Some("Balance at January 1, 2021")).expect("row");
-    assert!(opening.text.contains("[(1) Includes allowance for both short-term and long-term"), "{}", opening.text);
+    assert!(opening.text.contains("\n(1) Includes allowance for both short-term and long-term"), "{}", opening.text);
 }
 
 #[test]

@@ -85,6 +85,7 @@ fn write_items(ledger: &mut Ledger, ids: &mut IdGen, claim_id: &str, items: &[Ev
                     value: it.value.clone().unwrap_or_else(|| it.content.clone()),
                     unit: it.unit.clone(),
                     locator: it.locator.clone(),
+                    notes: it.notes.clone(),
                 },
             ),
             (None, Modality::Chart) => (

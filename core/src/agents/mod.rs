@@ -54,6 +54,8 @@ pub struct EvidenceItem {
     pub unit: Option<String>,
     pub hedge_type: Option<HedgeType>,
     pub locator: Locator,
+    /// A table cell's footnotes (`ingest::notes::pointed_at`), as printed.
+    pub notes: Vec<String>,
     /// For `tool_derived` items: the computation, whose `inputs` index this agent's item list.
     pub derived: Option<Derived>,
 }
@@ -79,6 +81,7 @@ impl EvidenceItem {
                 section: hit.doc.section.clone(),
                 page_label: hit.doc.page_label.clone(),
             },
+            notes: vec![],
             derived: None,
         }
     }
@@ -96,6 +99,7 @@ impl EvidenceItem {
             unit: None,
             hedge_type: None,
             locator: Locator::default(),
+            notes: vec![],
             derived: Some(d),
         }
     }

@@ -68,6 +68,11 @@ pub fn build(hits: &[Hit], out: &TabularOut, failure: Option<String>) -> AgentEv
         item.col_label = Some(col.clone());
         item.value = Some(value.clone());
         item.unit = unit.clone();
+        // The footnotes the cell's row or column marks point at (issue 3 deliverable 4), for the
+        // user to read with the cell.
+        if let Some(t) = &h.doc.table {
+            item.notes = crate::ingest::notes::pointed_at(&t.notes, &[row.as_str(), col.as_str()]);
+        }
         cells.push(NumericCell { source: h.doc.source.clone(), page: h.doc.page, metric: row, period: col, value, unit, confidence: h.score });
         ev.items.push(item);
     }

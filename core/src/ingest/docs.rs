@@ -167,10 +167,11 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
             marked.extend(columns.iter().zip(row.iter()).skip(1).filter(|(_, v)| !v.trim().is_empty()).map(|(c, _)| c.as_str()));
             let keys: Vec<String> = marked.iter().flat_map(|s| notes::marks(s)).collect();
             let row_notes: Vec<&(&TableNote, bool)> = notes.iter().filter(|(n, _)| keys.contains(&n.mark)).collect();
+            // Each on a line of its own under the row, as printed under the table: the row line
+            // keeps the `label: column=value, …` shape that readers of row documents parse.
             for (n, _) in &row_notes {
-                text.push_str(" [");
+                text.push('\n');
                 text.push_str(&n.printed());
-                text.push(']');
             }
             let mut boxes: Vec<BBox> = row_box(table, first_row + r).into_iter().collect();
             boxes.extend(row_notes.iter().filter(|(_, here)| *here).map(|(n, _)| n.bbox));

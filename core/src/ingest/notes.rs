@@ -337,6 +337,17 @@ pub fn notes_for<'a>(t: &'a Table, texts: &[&str]) -> Vec<&'a TableNote> {
     t.notes.iter().filter(|n| keys.contains(&n.mark)).collect()
 }
 
+/// Of a table's notes as printed ("(b) As of …", `TableNote::printed`), those the given texts (a
+/// cell's row and column labels) carry the marks of; general notes (no mark) are not pointed at.
+pub fn pointed_at(printed: &[String], texts: &[&str]) -> Vec<String> {
+    let keys: Vec<String> = texts.iter().flat_map(|s| marks(s)).collect();
+    printed
+        .iter()
+        .filter(|p| note_mark(p).is_some_and(|(mark, _)| !mark.is_empty() && keys.contains(&mark)))
+        .cloned()
+        .collect()
+}
+
 fn union(a: &BBox, b: &BBox) -> BBox {
     [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
 }
@@ -364,6 +375,19 @@ mod tests {
         for figure in ["(5)", "(1,234)", "2023", "Level 3", "Tier 1", "CET1", "(in millions)", "Tier 1", "Year 1", "2023 vs. 2022", "1 1/2", "Section 3(a) of the Act", "Gain (loss) on sale", "$ 161.3", ""] {
             assert!(marks(figure).is_empty(), "{figure:?} read as a mark");
         }
+    }
+
+    #[test]
+    fn a_cell_is_shown_with_the_notes_its_labels_point_at() {
+        let printed = vec![
+            "Note: Table may not foot due to rounding.".to_string(),
+            "(a) As of June 30, 2023, included $120.0 billion".to_string(),
+            "(b) As of June 30, 2023, included $23.7 billion".to_string(),
+            "* Not meaningful".to_string(),
+        ];
+        assert_eq!(pointed_at(&printed, &["Assets pledged at Federal Reserve banks and FHLBs(b)", "June 30, 2023"]), vec![printed[2].clone()]);
+        assert_eq!(pointed_at(&printed, &["Growth*", "2023(a)"]), vec![printed[1].clone(), printed[3].clone()]);
+        assert!(pointed_at(&printed, &["Total pledged assets", "June 30, 2023"]).is_empty());
     }
 
     #[test]

@@ -98,6 +98,10 @@ pub enum NodeKind {
         value: String,
         unit: Option<String>,
         locator: Locator,
+        /// The table's footnotes the cell's row or column marks point at, as printed ("(b) As of
+        /// …"; `ingest::notes`): shown with the cell, not part of what agents read of it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        notes: Vec<String>,
     },
     DerivedMetric {
         metric: String,
@@ -415,6 +419,7 @@ mod tests {
                 value: "32,765".into(),
                 unit: None,
                 locator: Locator::default(),
+                notes: vec![],
             },
         });
         assert!(l.add_edge("c1-cell-1", "claim-1", Relation::Supports, Some(0.7)));

@@ -47,7 +47,7 @@ pub fn run(claims: usize, per_claim: usize) -> RunExport {
                     figure: None,
                     locator,
                 },
-                2 => NodeKind::TableCell { source: source.clone(), page, row_label: "Net sales".into(), col_label: format!("{}", 2000 + c), value: format!("{c},{c}00"), unit: Some("$m".into()), locator },
+                2 => NodeKind::TableCell { source: source.clone(), page, row_label: "Net sales".into(), col_label: format!("{}", 2000 + c), value: format!("{c},{c}00"), unit: Some("$m".into()), locator, notes: vec![] },
                 3 => NodeKind::ChartRegion { source: source.clone(), page, description: "Bar chart of net sales by year".into(), locator },
                 4 => NodeKind::DerivedMetric {
                     metric: "net sales".into(),

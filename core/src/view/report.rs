@@ -8,6 +8,7 @@ use super::layout::{layout, GraphLayout};
 use super::{escape, truncate};
 use crate::corpus::{union, BBox};
 use crate::export::{ClaimReport, RunExport};
+use crate::ledger::NodeKind;
 use crate::llm::wire::base64;
 
 const CSS: &str = "
@@ -187,13 +188,19 @@ fn claim_section(o: &mut String, c: &ClaimReport) {
     o.push_str("<h3>Evidence</h3><table><tr><th>Node</th><th>Modality</th><th>Score</th><th>Where</th><th>Content</th></tr>");
     for e in &c.evidence {
         let place = e.node.place().unwrap_or_default();
+        // A table cell's footnotes under its content, as printed under the table.
+        let notes: String = match &e.node.kind {
+            NodeKind::TableCell { notes, .. } => notes.iter().map(|n| format!("<br><small class=\"note\">{}</small>", escape(n))).collect(),
+            _ => String::new(),
+        };
         o.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>{}</td><td>{}{}</td></tr>",
             escape(&e.node.node_id),
             e.modality.map(|m| m.as_str()).unwrap_or("—"),
             e.score,
             escape(&place),
-            escape(&e.node.describe())
+            escape(&e.node.describe()),
+            notes
         ));
     }
     o.push_str("</table>");
