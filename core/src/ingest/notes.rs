@@ -77,9 +77,10 @@ fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote
     under.sort_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
     let mut notes: Vec<TableNote> = vec![];
     let mut above = bottom;
-    let mut taken: Vec<*const Block> = vec![];
+    // Blocks already read as the note of a mark set apart (by their index in `under`).
+    let mut taken: Vec<usize> = vec![];
     for (i, b) in under.iter().enumerate() {
-        if taken.contains(&(*b as *const Block)) {
+        if taken.contains(&i) {
             continue;
         }
         let size = b.lines[0].size.max(1.0);
@@ -99,13 +100,14 @@ fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote
         // beside it, starting on its line, is the note.
         let (b, mark) = match lone_mark(text) {
             Some(mark) => {
-                let beside = under[i + 1..].iter().find(|n| {
+                let beside = (i + 1..under.len()).find(|&k| {
+                    let n = under[k];
                     n.bbox[1] < b.bbox[3] + size / 2.0 && n.bbox[0] >= b.bbox[2] - 1.0 && n.bbox[0] - b.bbox[2] < 4.0 * size
                 });
                 match beside {
-                    Some(n) => {
-                        taken.push(*n as *const Block);
-                        (*n, Some((mark, b.bbox)))
+                    Some(k) => {
+                        taken.push(k);
+                        (under[k], Some((mark, b.bbox)))
                     }
                     None => break,
                 }
