@@ -165,7 +165,7 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
             // The notes the row's cells point at, and those of the headers over its figures.
             let mut marked: Vec<&str> = row.iter().map(String::as_str).collect();
             marked.extend(columns.iter().zip(row.iter()).skip(1).filter(|(_, v)| !v.trim().is_empty()).map(|(c, _)| c.as_str()));
-            let keys: Vec<String> = marked.iter().flat_map(|s| notes::marks(s)).collect();
+            let keys = notes::marks_of(&marked);
             let row_notes: Vec<&(&TableNote, bool)> = notes.iter().filter(|(n, _)| keys.contains(&n.mark)).collect();
             // Each on a line of its own under the row, as printed under the table: the row line
             // keeps the `label: column=value, …` shape that readers of row documents parse.

@@ -332,17 +332,15 @@ fn figure(s: &str) -> bool {
     s.chars().any(|c| c.is_ascii_digit()) && s.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '%' | '$' | '(' | ')' | ' ' | '-' | '—' | '–'))
 }
 
-/// The table's notes the given texts (a row's cells, the headers of its figures) point at, in
-/// the table's order.
-pub fn notes_for<'a>(t: &'a Table, texts: &[&str]) -> Vec<&'a TableNote> {
-    let keys: Vec<String> = texts.iter().flat_map(|s| marks(s)).collect();
-    t.notes.iter().filter(|n| keys.contains(&n.mark)).collect()
+/// The marks the given texts (a row's cells, the headers of its figures, a cell's labels) carry.
+pub fn marks_of(texts: &[&str]) -> Vec<String> {
+    texts.iter().flat_map(|s| marks(s)).collect()
 }
 
 /// Of a table's notes as printed ("(b) As of …", `TableNote::printed`), those the given texts (a
 /// cell's row and column labels) carry the marks of; general notes (no mark) are not pointed at.
 pub fn pointed_at(printed: &[String], texts: &[&str]) -> Vec<String> {
-    let keys: Vec<String> = texts.iter().flat_map(|s| marks(s)).collect();
+    let keys = marks_of(texts);
     printed
         .iter()
         .filter(|p| note_mark(p).is_some_and(|(mark, _)| !mark.is_empty() && keys.contains(&mark)))
