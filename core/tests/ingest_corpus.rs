@@ -941,6 +941,94 @@ fn a_column_of_text_beside_a_table_is_not_read_as_its_row_labels() {
     assert!(p.text.contains("Equity Markets revenue was $3.3 billion, up 47%, driven\nby strong performance"), "{}", p.text);
 }
 
+/// The grid row (label, then the rest) of the first table on the page with a row so labelled.
+fn row_of(p: &ingest::Page, label: &str) -> Option<(BBoxOf, Vec<String>)> {
+    p.tables.iter().find_map(|t| {
+        t.grid().into_iter().find(|r| r[0] == label).map(|r| (t.bbox, r[1..].iter().filter(|c| !c.is_empty()).cloned().collect()))
+    })
+}
+type BBoxOf = [f32; 4];
+
+#[test]
+fn a_page_set_in_two_columns_reads_the_tables_of_each_column_apart() {
+    // JPMorgan 10-Q 2023Q2 p174: Note 16 (deposits, three tables) in the left column, Note 17
+    // (leases, two tables) in the right, set on each other's baselines. Read across the page, the
+    // deposits table took the right column's sentences as rows and lost its own heading rows, the
+    // maturities table took the lease income rows, and the right column's text was hidden in them.
+    let p = jpm_2023q2().pages.iter().find(|p| p.page == 174).expect("page 174");
+    for t in &p.tables {
+        assert!(t.bbox[2] < 300.0 || t.bbox[0] > 310.0, "a table across the gutter: {:?} {:?}", t.bbox, t.grid());
+    }
+    let (deposits, total) = row_of(p, "Total deposits").expect("the deposits table");
+    assert_eq!(total, ["$ 2,398,962", "$ 2,340,179"]);
+    let t = p.tables.iter().find(|t| t.bbox == deposits).unwrap();
+    let g = t.grid();
+    assert!(g[0].contains(&"June 30, 2023".to_string()) && g[0].contains(&"December 31, 2022".to_string()), "{g:?}");
+    assert!(!g.concat().iter().any(|c| c.contains("lease")), "{g:?}");
+    let (leases, rou) = row_of(p, "Right-of-use assets").expect("the lease table");
+    assert!(leases[0] > 310.0, "{leases:?}");
+    assert_eq!(rou, ["$ 8,399 (a)", "$ 7,782"]);
+    let (maturities, after) = row_of(p, "After 5 years").expect("the maturities table");
+    assert!(maturities[2] < 300.0, "{maturities:?}");
+    assert_eq!(after, ["533", "214", "747"]);
+    // The right column's text is text again, in reading order.
+    assert!(p.text.contains("The carrying values of the Firm’s operating leases were as\nfollows:"), "{}", p.text);
+}
+
+#[test]
+fn a_table_set_across_a_two_column_page_stays_one_table() {
+    // JPMorgan 10-Q 2023Q2 p56: the deposits-by-line-of-business table runs across both columns
+    // (labels left of the gutter, figures right of it) between two-column text above and below;
+    // p16's balance sheet table sits over two columns of text. Each stays one table, header and
+    // all. 2021Q1 p38: a label wrapped in the right column ("… at December 31, / 2020  $ 234,844")
+    // is that column's row, not a row across the page.
+    let p56 = jpm_2023q2().pages.iter().find(|p| p.page == 56).expect("page 56");
+    let (_, firm) = row_of(p56, "Total Firm").expect("Total Firm");
+    assert_eq!(firm, ["$ 2,398,962", "$ 2,340,179", "$ 2,387,414", "$ 2,532,312", "$ 2,354,131", "$ 2,523,979"]);
+    let p16 = jpm_2023q2().pages.iter().find(|p| p.page == 16).expect("page 16");
+    let (_, cash) = row_of(p16, "Cash and due from banks").expect("Cash and due from banks");
+    assert_eq!(cash, ["$ 26,064", "$ 27,697", "(6) %"]);
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let p38 = ex.pages.iter().find(|p| p.page == 38).expect("page 38");
+    let (left, tier1) = row_of(p38, "Standardized/Advanced Tier 1 capital").expect("the left table");
+    assert_eq!(tier1, ["$ 237,333", "$ 234,844"]);
+    assert!(left[2] < 310.0, "{left:?}");
+    // Under a ruled heading box, one row of figures is enough to make the box a heading (p41).
+    let p41 = ex.pages.iter().find(|p| p.page == 41).expect("page 41");
+    let (_, net) = row_of(p41, "Net Capital").expect("Net Capital");
+    assert_eq!(net, ["$ 25,908", "$ 4,966"]);
+}
+
+#[test]
+fn cells_of_text_side_by_side_in_a_ruled_table_are_not_a_page_of_two_columns() {
+    // Verizon 10-K 2021 p64: a ruled table of accounting standards whose description and effect
+    // columns are both running text. A rule drawn down the strip between them makes it a table,
+    // and each line of a description stays a row beside its date.
+    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
+    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 64).expect("page 64");
+    let rows: Vec<Vec<String>> = p.tables.iter().flat_map(|t| t.grid()).collect();
+    let row = rows.iter().find(|r| r.contains(&"11/1/2021".to_string())).expect("the row dated 11/1/2021");
+    assert_eq!(row[0], "In October 2021, the FASB issued ASU 2021-08. The guidance", "{row:?}");
+}
+
+#[test]
+fn a_sentence_introducing_a_table_is_its_caption_not_its_heading() {
+    // Lockheed Martin 10-K 2020 p53: "… commitments are as follows (in millions):" ends the
+    // paragraph over the table; a label that ends in a colon is still a row (Walmart 2020 p51).
+    let bytes = read(&format!("{FB}LOCKHEEDMARTIN_2020_10K.pdf"));
+    let ex = ingest::extract(&bytes, "LOCKHEEDMARTIN_2020_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 53).expect("page 53");
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Total debt")).expect("the table");
+    assert_eq!(t.caption, "commitments are as follows (in millions):");
+    assert!(!t.grid().concat().iter().any(|c| c.contains("as follows")), "{:?}", t.grid());
+    let bytes = read(&format!("{FB}WALMART_2020_10K.pdf"));
+    let ex = ingest::extract(&bytes, "WALMART_2020_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 51).expect("page 51");
+    assert!(p.tables.iter().any(|t| t.grid().iter().any(|r| r[0] == "Net income per common share:")));
+}
+
 #[test]
 fn a_table_column_of_wrapped_text_stays_in_its_table() {
     // Columns that wrap like running text but are the table's own: an exhibit index's
@@ -1052,7 +1140,7 @@ fn a_text_column_beside_one_table_ends_above_the_next_table_in_that_column() {
     assert!(right[0] > 300.0, "{right:?}");
     let (left, row) = find("Total long-term unsecured funding – issuance");
     assert_eq!(row[1..], ["$ 13,538", "$ 9,387", "$ 10,495", "$ 9,252"]);
-    assert!(left[2] < 300.0, "{left:?}");
+    assert!(left[2] < 310.0, "{left:?}");
 }
 
 #[test]

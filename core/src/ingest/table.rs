@@ -300,11 +300,17 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
     let folded = fold_scripts(&lines);
     let Reading { mut tables, mut loose } = detect_lines(&folded, graphics, width);
+    // A page set in two columns is read a column at a time (`page_columns`); the tables of the
+    // first reading that are set across the page stay whole.
+    let first: Vec<BBox> = tables.iter().map(|t| t.bbox).collect();
+    let mut right: Vec<Beside> = page_columns(&folded, graphics, &first);
+    if !right.is_empty() {
+        Reading { tables, loose } = detect_split(&folded, &right, graphics, width);
+    }
     // Two tables set side by side in a page's two columns are read one column at a time (the
     // right-hand tables apart from the rest of the page): a few rounds, until no more are found.
     // Read across both, they may make no table at all (too sparse a grid), so the regions that
     // did not make one are looked at too.
-    let mut right: Vec<Beside> = vec![];
     for _ in 0..SIDE_BY_SIDE_ROUNDS {
         if tables.is_empty() && loose.is_empty() {
             break;
@@ -367,6 +373,27 @@ fn detect_split(lines: &[Line], right: &[Beside], graphics: &Graphics, width: f3
 struct Reading {
     tables: Vec<Table>,
     loose: Vec<BBox>,
+}
+
+/// The line ends the sentence that introduces the table below it ("… on the Consolidated
+/// statements of income:"): one piece of three words or more ending in a colon. Read across a
+/// page's two columns it was a piece of a longer line; read in its column it is short enough to
+/// pass for a heading of the table. (A row label ending in a colon, "Net income per common
+/// share:", or a heading over the columns, "… carrying amount of hedged items:", is no
+/// sentence's end: the sentence runs on into it through two lines above, see `runs_on`.)
+fn introduces(segs: &[Seg]) -> bool {
+    segs.len() == 1 && segs[0].n_words() >= 3 && segs[0].text().trim_end().ends_with(':')
+}
+
+/// The line `upper` is a line of a sentence that runs on into `lower`, set right under it: one
+/// piece of five words or more whose last word ends in no stop (a row label is shorter:
+/// "Operating lease cost(1)" over "Finance lease cost:").
+fn runs_on(upper: &Row, lower: &Row) -> bool {
+    let text = upper.segs.first().map(Seg::text).unwrap_or_default();
+    upper.segs.len() == 1
+        && upper.segs[0].n_words() >= 5
+        && !text.trim_end().ends_with(['.', ':', ';', '?', '!'])
+        && lower.line.ftop - upper.line.fbot <= lower.line.size
 }
 
 /// The line is the end of a sentence (the last line of a paragraph over a table), not a heading:
@@ -558,6 +585,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
                 && short
                 && !above.caption
                 && !ends_sentence(segs)
+                && !(introduces(segs) && k >= 3 && runs_on(&rows[k - 2], above) && runs_on(&rows[k - 3], &rows[k - 2]))
                 && segs.iter().map(|g| g.x1).fold(f32::MIN, f32::max) > rx0
             {
                 for r in &mut rows[k..top] {
@@ -726,6 +754,13 @@ fn running_text(side: &[&Piece]) -> bool {
     let n = side.len();
     let words: usize = side.iter().map(|p| p.words.len()).sum();
     let prose = side.iter().filter(|p| prose_piece(p)).count();
+    let (pairs, carried) = closely_set(side);
+    n >= 3 && words * 2 >= 9 * n && prose * 10 >= 7 * n && pairs >= 2 && carried * 2 >= pairs
+}
+
+/// Pairs of pieces (top to bottom) set close one under the other, and how many of them carry on
+/// the sentence of the piece above.
+fn closely_set(side: &[&Piece]) -> (usize, usize) {
     let (mut pairs, mut carried) = (0, 0);
     for w in side.windows(2) {
         let gap = w[1].top - w[0].bot;
@@ -741,7 +776,18 @@ fn running_text(side: &[&Piece]) -> bool {
             carried += usize::from(opens_lower(w[1]) || mid_sentence());
         }
     }
-    n >= 3 && words * 2 >= 9 * n && prose * 10 >= 7 * n && pairs >= 2 && carried * 2 >= pairs
+    (pairs, carried)
+}
+
+/// Pieces (top to bottom) that carry on, in lower case, the sentence of a piece set close above
+/// them (a list of names, each in capitals, does not).
+fn carried_on(side: &[&Piece]) -> usize {
+    side.windows(2)
+        .filter(|w| {
+            let gap = w[1].top - w[0].bot;
+            gap > -0.3 * w[1].size && gap <= w[1].size && prose_piece(w[0]) && opens_lower(w[1])
+        })
+        .count()
 }
 
 /// The pieces are a table of its own: most of its lines with a figure open with a worded label
@@ -757,10 +803,6 @@ fn labelled(other: &[&Piece]) -> bool {
             _ => lines.push(vec![p]),
         }
     }
-    let worded = |p: &Piece| {
-        let (letters, all) = letters_of(p.words);
-        letters >= 3 && letters * 2 >= all && !is_value(&join_words(p.words))
-    };
     let (mut rows, mut named) = (0, 0);
     for l in &mut lines {
         l.sort_by(|a, b| a.x0.total_cmp(&b.x0));
@@ -770,6 +812,30 @@ fn labelled(other: &[&Piece]) -> bool {
         }
     }
     rows >= 2 && named * 10 >= rows * 6
+}
+
+/// Words, not a figure: a row's label ("Weekly", "Total assets").
+fn worded(p: &Piece) -> bool {
+    let (letters, all) = letters_of(p.words);
+    letters >= 3 && letters * 2 >= all && !is_value(&join_words(p.words))
+}
+
+/// A row of a table set across the strip `g0`–`g1`: something on the left, and on the right
+/// figures only, from the first (a table in the right-hand column labels its rows: "Right-of-use
+/// assets  $ 8,399"; a label wrapped onto a second line there opens with words or a year:
+/// "2020  $ 234,844").
+fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
+    // Sides from the middle of the strip: a figure column may start a hair inside it.
+    let middle = (g0 + g1) / 2.0;
+    let mut right: Vec<&Piece> = ps.iter().filter(|p| p.x0 >= middle).collect();
+    right.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    // Every word of the piece is a figure or a currency sign ("$  2,278,112  $  2,144,257"; not
+    // "90 or more days past due").
+    let figure = |p: &Piece| {
+        !p.words.is_empty()
+            && p.words.iter().all(|w| is_value(&w.text) || w.text.chars().all(|c| matches!(c, '$' | '€' | '£' | '¥' | '(')))
+    };
+    ps.iter().any(|p| p.x1 <= middle) && right.first().is_some_and(|p| figure(p))
 }
 
 /// Where text is left out of a second reading of the page: the pieces that lie within `x` and
@@ -977,26 +1043,7 @@ fn side_by_side(boxes: &[BBox], lines: &[Line], known: &[Beside]) -> Vec<Beside>
             if shared * 2 >= tops.len() {
                 continue;
             }
-            // On through the lines above and below that keep to their own side of the strip.
-            let crosses = |p: &Piece| p.x0 < g0 + 0.25 * size && p.x1 > g1 - 0.25 * size;
-            let mut reach = (top, bot);
-            for up in [true, false] {
-                let order = nearest_first(lines, top, bot, up);
-                let mut edge = if up { top } else { bot };
-                for i in order {
-                    let l = &lines[i];
-                    let gap = if up { edge - l.fbot } else { l.ftop - edge };
-                    if gap > 2.0 * size || cut[i].iter().any(&crosses) {
-                        break;
-                    }
-                    edge = if up { l.ftop } else { l.fbot };
-                    if up {
-                        reach.0 = reach.0.min(l.ftop);
-                    } else {
-                        reach.1 = reach.1.max(l.fbot);
-                    }
-                }
-            }
+            let reach = keeping_to_sides(lines, &cut, (top, bot), (g0, g1), size, &|_| false);
             // From the middle of the strip: a footnote's mark hangs out into the gutter.
             let region = Beside { x: ((g0 + g1) / 2.0, f32::MAX), y: reach };
             let seen = |b: &Beside| b.x.0 <= g1 && b.y.0 <= reach.1 && b.y.1 >= reach.0;
@@ -1007,6 +1054,213 @@ fn side_by_side(boxes: &[BBox], lines: &[Line], known: &[Beside]) -> Vec<Beside>
         }
     }
     out
+}
+
+/// How much of the page's text width, from each side, a page's column gutter stays clear of: the
+/// gutter of a two-column page lies in its middle half or so (a sidebar column is a third).
+const COLUMN_GUTTER_MARGIN: f32 = 0.25;
+
+/// Lines a column must hold beside the other over a stretch of the page for the page to be read
+/// in two columns there.
+const COLUMN_MIN_LINES: usize = 5;
+
+/// Words a line of running text in a column holds at the least (a list of names does not).
+const COLUMN_SENTENCE_WORDS: usize = 6;
+
+/// How much of its column's width a line of running text spans at the least.
+const COLUMN_FILL: f32 = 0.6;
+
+/// A page set in two columns (JPMorgan's 10-Qs: a note's text and tables in each column): the
+/// stretches of the page where a strip at least a gutter wide (`GUTTER_EMS`), in the middle of the
+/// text width, is crossed by no piece of a line, and where each side holds running text of its own
+/// — five lines or more, three of them sentences of six words or more that fill the column (from
+/// its left edge across six tenths of it or more), two of them carrying on the sentence of the
+/// line above in lower case (`carried_on`); and no rule is drawn down the strip. A statement's
+/// figures column is never text; a table whose wide column is text (an exhibit index, a
+/// glossary) has labels on the other side, not sentences.
+///
+/// Read across both columns, a table in one column takes the other column's sentences for rows
+/// (set on its baselines), loses its heading rows to them and hides them from the text; so such a
+/// stretch's right column is read apart from the left (`detect`). The stretch ends at a line
+/// across the gutter (a heading), a rule or shaded box drawn across it, or a row of a table set
+/// across the page (`row_across`; the first reading's `first` tables with two such rows keep
+/// all their lines out of the columns).
+fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) -> Vec<Beside> {
+    let mut out = vec![];
+    if lines.len() < 2 * COLUMN_MIN_LINES || lines.len() > 4_000 {
+        return out;
+    }
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by(|&a, &b| lines[a].ftop.total_cmp(&lines[b].ftop).then(lines[a].fx0.total_cmp(&lines[b].fx0)));
+    let cut: Vec<Vec<Piece>> = lines.iter().map(pieces).collect();
+    let x0 = cut.iter().flatten().map(|p| p.x0).fold(f32::MAX, f32::min);
+    let x1 = cut.iter().flatten().map(|p| p.x1).fold(f32::MIN, f32::max);
+    if x1 <= x0 {
+        return out;
+    }
+    let mut sizes: Vec<f32> = lines.iter().map(|l| l.size).collect();
+    sizes.sort_by(f32::total_cmp);
+    let gutter = GUTTER_EMS * sizes[sizes.len() / 2].max(1.0);
+    let middle = (x0 + COLUMN_GUTTER_MARGIN * (x1 - x0), x1 - COLUMN_GUTTER_MARGIN * (x1 - x0));
+    // The free strips that stay at least a gutter wide once what lies across them is taken out.
+    let take = |free: &[(f32, f32)], spans: &[(f32, f32)]| -> Vec<(f32, f32)> {
+        let mut now = free.to_vec();
+        for &(x0, x1) in spans {
+            now = now
+                .into_iter()
+                .flat_map(|(a, b)| if x1 <= a || x0 >= b { vec![(a, b)] } else { vec![(a, x0.min(b)), (x1.max(a), b)] })
+                .filter(|(a, b)| b - a >= gutter)
+                .collect();
+        }
+        now
+    };
+    // The lines of each table of a first reading across the page. A table set across the page
+    // has rows across the strip (`row_across`); its other lines down to the last such row (its
+    // heading, its caption) are of it too, and no column runs through it.
+    let mid = |l: &Line| (l.ftop + l.fbot) / 2.0;
+    let members: Vec<Vec<usize>> = first
+        .iter()
+        .map(|b| (0..lines.len()).filter(|&i| mid(&lines[i]) >= b[1] && mid(&lines[i]) <= b[3]).collect())
+        .collect();
+    let mut tables_of: Vec<Vec<usize>> = vec![vec![]; lines.len()];
+    for (t, m) in members.iter().enumerate() {
+        for &i in m {
+            tables_of[i].push(t);
+        }
+    }
+    // Where a table set across the page ends: the foot of its last row across the strip, if it
+    // has two. A line of text under it, taken into the first reading's table, is not of it; a
+    // line with a figure is (a total row whose halves are laid out as two lines). A
+    // table is looked at once per strip, not once per line of it.
+    let set_across: std::cell::RefCell<std::collections::HashMap<(usize, u32, u32), Option<f32>>> = Default::default();
+    let across = |i: usize, strip: (f32, f32)| {
+        row_across(&cut[i], strip)
+            || tables_of[i].iter().any(|&t| {
+                let end = *set_across.borrow_mut().entry((t, strip.0.to_bits(), strip.1.to_bits())).or_insert_with(|| {
+                    let rows: Vec<f32> =
+                        members[t].iter().filter(|&&j| row_across(&cut[j], strip)).map(|&j| lines[j].fbot).collect();
+                    (rows.len() >= 2).then(|| rows.iter().copied().fold(f32::MIN, f32::max))
+                });
+                end.is_some_and(|end| {
+                    mid(&lines[i]) <= end || cut[i].iter().flat_map(|p| p.words).any(|w| is_value(&w.text))
+                })
+            })
+    };
+    // Top to bottom: the lines, and the rules and shaded boxes drawn across the page (a ruled
+    // table's rules run across its columns, a heading's rule across the page); a line is taken
+    // with its pieces, a drawing at its top edge.
+    let mut events: Vec<(f32, Option<usize>, Vec<(f32, f32)>)> = order
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (lines[i].ftop, Some(k), cut[i].iter().map(|p| (p.x0, p.x1)).collect()))
+        .collect();
+    let drawn = graphics.hrules.iter().map(|r| (r[0], r[1], r[2])).chain(graphics.fills.iter().map(|f| (f[1], f[0], f[2])));
+    // A column's rule may run to the very edge of the gutter: a quarter of a gutter is given.
+    let give = 0.25 * gutter;
+    events.extend(drawn.map(|(y, x0, x1)| (y, None, vec![(x0 + give, x1 - give)])));
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Runs of lines (top to bottom) that leave a strip free, each closed by a line or a drawing
+    // that leaves none.
+    let mut runs: Vec<(usize, usize, Vec<(f32, f32)>)> = vec![];
+    let (mut start, mut free, mut seen) = (0, vec![middle], 0);
+    for (_, line, spans) in &events {
+        let mut next = take(&free, spans);
+        if let Some(k) = line {
+            next.retain(|&strip| !across(order[*k], strip));
+        }
+        if !next.is_empty() {
+            free = next;
+            seen += usize::from(line.is_some());
+            continue;
+        }
+        runs.push((start, seen, free));
+        // A line across the gutter may open the next run at a strip of its own; a drawing does not.
+        let mut alone = if line.is_some() { take(&[middle], spans) } else { vec![] };
+        if let Some(k) = line {
+            alone.retain(|&strip| !across(order[*k], strip));
+        }
+        seen += usize::from(line.is_some());
+        (start, free) = if alone.is_empty() { (seen, vec![middle]) } else { (seen - 1, alone) };
+    }
+    runs.push((start, order.len(), free));
+    for (s, e, free) in runs {
+        if e < s + 2 * COLUMN_MIN_LINES {
+            continue;
+        }
+        let Some(&(g0, g1)) = free.iter().max_by(|a, b| (a.1 - a.0).total_cmp(&(b.1 - b.0))) else { continue };
+        let run = &order[s..e];
+        let side = |left: bool| -> Vec<&Piece> {
+            let mut ps: Vec<&Piece> = run
+                .iter()
+                .flat_map(|&i| cut[i].iter())
+                .filter(|p| if left { p.x1 <= g0 } else { p.x0 >= g1 })
+                .collect();
+            ps.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
+            ps
+        };
+        // Lines of running text fill their column: they start at its left edge and run across
+        // most of it (text wrapped in a table's cell starts at the cell, right of the labels).
+        let text_of_its_own = |ps: &[&Piece]| {
+            let x0 = ps.iter().map(|p| p.x0).fold(f32::MAX, f32::min);
+            let x1 = ps.iter().map(|p| p.x1).fold(f32::MIN, f32::max);
+            let fills = |p: &Piece| p.x0 <= x0 + p.size && p.x1 - p.x0 >= COLUMN_FILL * (x1 - x0);
+            let sentences = ps
+                .iter()
+                .filter(|p| prose_piece(p) && p.words.len() >= COLUMN_SENTENCE_WORDS && fills(p))
+                .count();
+            ps.len() >= COLUMN_MIN_LINES && sentences >= 3 && carried_on(ps) >= 2
+        };
+        let top = run.iter().map(|&i| lines[i].ftop).fold(f32::MAX, f32::min);
+        let bot = run.iter().map(|&i| lines[i].fbot).fold(f32::MIN, f32::max);
+        // A rule drawn down the strip is a ruled table's column border (a table of text cells
+        // side by side), not the gutter of a page.
+        let ruled = graphics
+            .vrules
+            .iter()
+            .any(|r| r[0] > g0 && r[0] < g1 && r[2].min(bot) - r[1].max(top) >= 0.5 * (bot - top));
+        if !ruled && text_of_its_own(&side(true)) && text_of_its_own(&side(false)) {
+            // The columns go on above and below the stretch through lines that keep to their
+            // sides of the gutter (a heading whose figure hangs into it closed the stretch), up
+            // to a table set across the page: its rows keep to the sides too, labels on the
+            // left and figures on the right.
+            let (top, bot) = keeping_to_sides(lines, &cut, (top, bot), (g0, g1), gutter / GUTTER_EMS, &|i| across(i, (g0, g1)));
+            out.push(Beside { x: ((g0 + g1) / 2.0, f32::MAX), y: (top, bot) });
+        }
+    }
+    out
+}
+
+/// From `top`–`bot` on through the lines above and below that keep to their own side of the
+/// strip `g0`–`g1` (no piece across it), each within two lines of the one before.
+/// A line for which `stop` holds stops it too.
+fn keeping_to_sides(
+    lines: &[Line],
+    cut: &[Vec<Piece>],
+    (top, bot): (f32, f32),
+    (g0, g1): (f32, f32),
+    size: f32,
+    stop: &dyn Fn(usize) -> bool,
+) -> (f32, f32) {
+    let crosses = |p: &Piece| p.x0 < g0 + 0.25 * size && p.x1 > g1 - 0.25 * size;
+    let mut reach = (top, bot);
+    for up in [true, false] {
+        let order = nearest_first(lines, top, bot, up);
+        let mut edge = if up { top } else { bot };
+        for i in order {
+            let l = &lines[i];
+            let gap = if up { edge - l.fbot } else { l.ftop - edge };
+            if gap > 2.0 * size || cut[i].iter().any(&crosses) || stop(i) {
+                break;
+            }
+            edge = if up { l.ftop } else { l.fbot };
+            if up {
+                reach.0 = reach.0.min(l.ftop);
+            } else {
+                reach.1 = reach.1.max(l.fbot);
+            }
+        }
+    }
+    reach
 }
 
 /// Lines among the pieces (top to bottom) that carry a figure.
@@ -1161,7 +1415,7 @@ fn header_box(r: &BBox, t: &Table) -> bool {
     let values: Vec<&Cell> = t.cells.iter().filter(|c| c.col > 0 && is_value(&c.text)).collect();
     let mut rows_below: Vec<usize> = values.iter().filter(|c| centre(&c.bbox).1 > r[3]).map(|c| c.row).collect();
     rows_below.dedup();
-    !values.iter().any(|c| inside(&c.bbox)) && rows_below.len() >= 3
+    !values.iter().any(|c| inside(&c.bbox)) && !rows_below.is_empty()
 }
 
 /// The lattice `r` rules the body of the text table `t` (it lies inside `t`, with every figure of
