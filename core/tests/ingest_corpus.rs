@@ -1030,6 +1030,23 @@ fn a_sentence_introducing_a_table_is_its_caption_not_its_heading() {
 }
 
 #[test]
+fn two_rows_of_figures_draw_the_columns_a_heading_centred_over_them_does_not_fuse() {
+    // JPM 10-Q 2023Q2 p174: "Six months ended / June 30," is centred over "$ 1,471  $ 1,993";
+    // with only two rows of figures the heading drew the columns and fused the two, and the
+    // ruled heading box then stood for the whole table. 3M 2022 p80: the postretirement columns.
+    let p = jpm_2023q2().pages.iter().find(|p| p.page == 174).expect("page 174");
+    let (_, income) = row_of(p, "Operating lease income").expect("the lease income table");
+    assert_eq!(income, ["$ 716", "$ 945", "$ 1,471", "$ 1,993"]);
+    let (_, depreciation) = row_of(p, "Depreciation expense").expect("its second row");
+    assert_eq!(depreciation, ["457", "668", "876", "1,379"]);
+    let bytes = read(&format!("{FB}3M_2022_10K.pdf"));
+    let ex = ingest::extract(&bytes, "3M_2022_10K.pdf", &IngestSettings::default());
+    let p80 = ex.pages.iter().find(|p| p.page == 80).expect("page 80");
+    let (_, rate) = row_of(p80, "Discount rate").expect("Discount rate");
+    assert_eq!(rate, ["5.18 %", "2.89 %", "2.55 %", "4.39 %", "1.80 %", "1.38 %", "5.25 %", "2.88 %", "2.50 %"]);
+}
+
+#[test]
 fn a_table_column_of_wrapped_text_stays_in_its_table() {
     // Columns that wrap like running text but are the table's own: an exhibit index's
     // descriptions beside "8-K  2.1  4/30/2013" (Best Buy p95, no worded labels beside them), and

@@ -1455,12 +1455,13 @@ const MAX_COLUMNS: usize = 120;
 
 fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option<Table> {
     // Value columns from the projection of non-first segments of row-like lines.
-    // When the table has enough rows with values, only those rows draw the columns: a header
-    // centred over two tight value columns must not fuse them.
+    // When the table has two rows with values or more, only those rows draw the columns: a
+    // header centred over two tight value columns ("June 30," over "$ 1,471  $ 1,993") must not
+    // fuse them.
     let n_value_rows = data.iter().filter(|r| r.has_value()).count();
     let mut iv: Vec<(f32, f32)> = data
         .iter()
-        .filter(|r| r.row_like() && (n_value_rows < 3 || r.has_value()))
+        .filter(|r| r.row_like() && (n_value_rows < 2 || r.has_value()))
         .flat_map(|r| r.segs[1..].iter().map(|s| (s.x0, s.x1)))
         .collect();
     if iv.is_empty() {
