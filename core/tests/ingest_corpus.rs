@@ -949,6 +949,13 @@ fn row_of(p: &ingest::Page, label: &str) -> Option<(BBoxOf, Vec<String>)> {
 }
 type BBoxOf = [f32; 4];
 
+/// One page of a FinanceBench filing, read on its own.
+fn fb_page(file: &str, page: u32) -> ingest::Page {
+    let bytes = read(&format!("{FB}{file}"));
+    let ex = ingest::extract(&bytes, file, &IngestSettings::default());
+    ex.pages.into_iter().find(|p| p.page == page).unwrap_or_else(|| panic!("{file} p{page}"))
+}
+
 #[test]
 fn a_page_set_in_two_columns_reads_the_tables_of_each_column_apart() {
     // JPMorgan 10-Q 2023Q2 p174: Note 16 (deposits, three tables) in the left column, Note 17
@@ -1005,9 +1012,7 @@ fn cells_of_text_side_by_side_in_a_ruled_table_are_not_a_page_of_two_columns() {
     // Verizon 10-K 2021 p64: a ruled table of accounting standards whose description and effect
     // columns are both running text. A rule drawn down the strip between them makes it a table,
     // and each line of a description stays a row beside its date.
-    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
-    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
-    let p = ex.pages.iter().find(|p| p.page == 64).expect("page 64");
+    let p = fb_page("VERIZON_2021_10K.pdf", 64);
     let rows: Vec<Vec<String>> = p.tables.iter().flat_map(|t| t.grid()).collect();
     let row = rows.iter().find(|r| r.contains(&"11/1/2021".to_string())).expect("the row dated 11/1/2021");
     assert_eq!(row[0], "In October 2021, the FASB issued ASU 2021-08. The guidance", "{row:?}");
@@ -1017,15 +1022,11 @@ fn cells_of_text_side_by_side_in_a_ruled_table_are_not_a_page_of_two_columns() {
 fn a_sentence_introducing_a_table_is_its_caption_not_its_heading() {
     // Lockheed Martin 10-K 2020 p53: "… commitments are as follows (in millions):" ends the
     // paragraph over the table; a label that ends in a colon is still a row (Walmart 2020 p51).
-    let bytes = read(&format!("{FB}LOCKHEEDMARTIN_2020_10K.pdf"));
-    let ex = ingest::extract(&bytes, "LOCKHEEDMARTIN_2020_10K.pdf", &IngestSettings::default());
-    let p = ex.pages.iter().find(|p| p.page == 53).expect("page 53");
+    let p = fb_page("LOCKHEEDMARTIN_2020_10K.pdf", 53);
     let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Total debt")).expect("the table");
     assert_eq!(t.caption, "commitments are as follows (in millions):");
     assert!(!t.grid().concat().iter().any(|c| c.contains("as follows")), "{:?}", t.grid());
-    let bytes = read(&format!("{FB}WALMART_2020_10K.pdf"));
-    let ex = ingest::extract(&bytes, "WALMART_2020_10K.pdf", &IngestSettings::default());
-    let p = ex.pages.iter().find(|p| p.page == 51).expect("page 51");
+    let p = fb_page("WALMART_2020_10K.pdf", 51);
     assert!(p.tables.iter().any(|t| t.grid().iter().any(|r| r[0] == "Net income per common share:")));
 }
 
@@ -1039,10 +1040,8 @@ fn two_rows_of_figures_draw_the_columns_a_heading_centred_over_them_does_not_fus
     assert_eq!(income, ["$ 716", "$ 945", "$ 1,471", "$ 1,993"]);
     let (_, depreciation) = row_of(p, "Depreciation expense").expect("its second row");
     assert_eq!(depreciation, ["457", "668", "876", "1,379"]);
-    let bytes = read(&format!("{FB}3M_2022_10K.pdf"));
-    let ex = ingest::extract(&bytes, "3M_2022_10K.pdf", &IngestSettings::default());
-    let p80 = ex.pages.iter().find(|p| p.page == 80).expect("page 80");
-    let (_, rate) = row_of(p80, "Discount rate").expect("Discount rate");
+    let p80 = fb_page("3M_2022_10K.pdf", 80);
+    let (_, rate) = row_of(&p80, "Discount rate").expect("Discount rate");
     assert_eq!(rate, ["5.18 %", "2.89 %", "2.55 %", "4.39 %", "1.80 %", "1.38 %", "5.25 %", "2.88 %", "2.50 %"]);
 }
 
