@@ -1458,6 +1458,28 @@ fn a_mark_set_apart_from_its_note_still_opens_it() {
 }
 
 #[test]
+fn marks_set_apart_beside_the_lines_of_one_note_block_each_open_their_own_note() {
+    // Verizon 2021 p28: "(1)" and "(2)" are raised blocks of their own beside the first and
+    // second lines of one block, "As of end of period / Includes certain adjustments / nm - not
+    // meaningful"; the third line, back at the marks' margin, is neither note. Boeing 2022 p21:
+    // the raised "(1)" is beside the first line of a block that goes on to "(2) On March 21, 2020,
+    // …" at the margin. Neither table had notes before (the block started left of the mark).
+    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
+    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 28).expect("page 28");
+    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text.starts_with("Wireless retail postpaid accounts"))).expect("table");
+    let notes: Vec<(&str, &str)> = t.notes.iter().map(|n| (n.mark.as_str(), n.text.as_str())).collect();
+    assert_eq!(notes, [("1", "As of end of period"), ("2", "Includes certain adjustments")]);
+    let p = fb_page("BOEING_2022_10K.pdf", 21);
+    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Purchased(1)")).expect("repurchases table");
+    let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
+    assert_eq!(marks, ["1", "2"], "{:?}", t.notes);
+    assert!(t.notes[0].text.starts_with("A total of 25,742 shares were transferred to us"), "{:?}", t.notes);
+    assert!(t.notes[0].text.ends_with("pursuant to a repurchase program."), "{:?}", t.notes);
+    assert!(t.notes[1].text.starts_with("On March 21, 2020, the Board of Directors"), "{:?}", t.notes);
+}
+
+#[test]
 fn one_set_of_notes_under_a_stack_of_tables_serves_each_table_that_marks_it() {
     // Walmart 2020 p30: the five-year summary is three tables set one under another, with notes
     // (1) and (2) under the last; "Financial position(2)" heads the middle one.
@@ -1474,6 +1496,31 @@ fn one_set_of_notes_under_a_stack_of_tables_serves_each_table_that_marks_it() {
     let repurchases = with("November 1-30, 2019");
     assert_eq!(repurchases.notes.len(), 1, "{:?}", repurchases.notes);
     assert!(repurchases.notes[0].text.starts_with("Represents the approximate dollar value of shares"));
+}
+
+#[test]
+fn the_notes_under_the_next_table_serve_the_table_above_when_only_its_title_lies_between() {
+    // Verizon 2021 p84: the recurring fair values ("Level 1(1)", "Level 2(2)", "Level 3(3)") and,
+    // under a one-line title, the nonrecurring ones with the same marks; the notes are printed
+    // once, under the second. JPMorgan 2021Q1 p108: one table printed for 2021 and, under its
+    // title line again, for 2020, with notes (a) and (b) under the 2020 half.
+    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
+    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 84).expect("page 84");
+    let recurring = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Level 1(1)")).expect("recurring table");
+    let marks: Vec<&str> = recurring.notes.iter().map(|n| n.mark.as_str()).collect();
+    assert_eq!(marks, ["1", "2", "3"], "{:?}", recurring.notes);
+    assert_eq!(recurring.notes[0].text, "Quoted prices in active markets for identical assets or liabilities.");
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 108).expect("page 108");
+    let first = p
+        .tables
+        .iter()
+        .find(|t| t.cells.iter().any(|c| c.text.starts_with("Three months ended March 31, 2021")))
+        .expect("the 2021 table");
+    let marks: Vec<&str> = first.notes.iter().map(|n| n.mark.as_str()).collect();
+    assert_eq!(marks, ["a", "b"], "{:?}", first.notes);
 }
 
 #[test]
@@ -1516,4 +1563,65 @@ fn a_table_whose_rows_open_with_a_date_or_a_signature_mark_stays_a_table() {
     let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
     let p = ex.pages.iter().find(|p| p.page == 112).expect("page 112");
     assert!(p.tables.iter().any(|t| t.cells.iter().any(|c| c.text == "Director")), "signature table lost");
+}
+
+/// The grid of the table on `p` that has a row labelled `label`.
+fn grid_with_row(p: &ingest::Page, label: &str) -> Vec<Vec<String>> {
+    p.tables
+        .iter()
+        .map(|t| t.grid())
+        .find(|g| g.iter().any(|r| r[0] == label))
+        .unwrap_or_else(|| panic!("no table with a row {label:?} on p{}", p.page))
+}
+
+/// The column of the header cell `heading` in `grid`.
+fn column_headed(grid: &[Vec<String>], heading: &str) -> Option<usize> {
+    grid.iter().find_map(|r| r.iter().position(|c| c == heading))
+}
+
+#[test]
+fn a_heading_over_a_column_with_no_figures_heads_a_column_of_its_own() {
+    // Boeing 2022 p112: "Carrying Amount  Total Fair Value  Level 1  Level 2  Level 3", with
+    // figures only under Level 2. "Level 1 Level 2 Level 3" was one heading over the Level 2
+    // figures, so a reader could not tell which level they are.
+    let g = grid_with_row(&fb_page("BOEING_2022_10K.pdf", 112), "Notes receivable, net");
+    let notes = g.iter().find(|r| r[0] == "Notes receivable, net").expect("row");
+    let (l1, l2, l3) = ["Level 1", "Level 2", "Level 3"]
+        .map(|h| column_headed(&g, h).unwrap_or_else(|| panic!("no column headed {h:?}: {g:?}")))
+        .into();
+    assert!(l1 < l2 && l2 < l3, "{g:?}");
+    assert_eq!((notes[l1].as_str(), notes[l2].as_str(), notes[l3].as_str()), ("", "$403", ""), "{g:?}");
+    assert_eq!(notes[column_headed(&g, "Total Fair Value").expect("Total Fair Value")], "$403");
+    // Boeing p21: share repurchases, columns (c) and (d) with no figures. Kraft Heinz 2019 p42:
+    // "Price" and "Volume/Mix" are filled only in the growth rates further down the page.
+    let g = grid_with_row(&fb_page("BOEING_2022_10K.pdf", 21), "Total");
+    let total = g.iter().find(|r| r[0] == "Total").expect("row");
+    let (b, c, d) = ["(b)", "(c)", "(d)"].map(|h| column_headed(&g, h).unwrap_or_else(|| panic!("{h}: {g:?}"))).into();
+    assert!(b < c && c < d, "{g:?}");
+    assert_eq!((total[b].as_str(), total[c].as_str(), total[d].as_str()), ("$169.94", "", ""));
+    let g = grid_with_row(&fb_page("KRAFTHEINZ_2019_10K.pdf", 42), "Canada");
+    let canada = g.iter().find(|r| r[0] == "Canada").expect("row");
+    let organic = column_headed(&g, "Organic Net Sales").expect("Organic Net Sales");
+    assert_eq!(canada[organic], "1,700");
+    for h in ["Price", "Volume/Mix"] {
+        let k = column_headed(&g, h).unwrap_or_else(|| panic!("{h}: {g:?}"));
+        assert!(k > organic && canada[k].is_empty(), "{h}: {g:?}");
+    }
+}
+
+#[test]
+fn a_heading_set_beside_its_figures_or_a_word_apart_is_not_an_empty_column() {
+    // 3M 2022 p35: "International Pension (weighted average)" is set left of the rates it heads;
+    // ICDAR eu-026: "Fraction of" over "17.4%" has a wide word space inside. Neither is a column
+    // of no figures beside the figures' own.
+    let g = grid_with_row(&fb_page("3M_2022_10K.pdf", 35), "Benefit obligation");
+    let row = g.iter().find(|r| r[0] == "Benefit obligation").expect("row");
+    assert_eq!(row.iter().filter(|c| !c.is_empty()).count(), 4, "{g:?}");
+    assert_eq!(g[0].len(), 4, "{g:?}");
+    let ex = ingest::extract(&read(&format!("{ICDAR}eu-026.pdf")), "eu-026.pdf", &IngestSettings::default());
+    let p = ex.pages.iter().find(|p| p.page == 4).expect("page 4");
+    let g = grid_with_row(p, "I/we kept the assets");
+    let kept = g.iter().find(|r| r[0] == "I/we kept the assets").expect("row");
+    assert_eq!(kept.last().map(String::as_str), Some("17.4%"), "{g:?}");
+    assert!(g.iter().flatten().any(|c| c.starts_with("Fraction of")), "{g:?}");
 }

@@ -28,7 +28,7 @@ pub fn attach(tables: &mut [Table], blocks: &[Block]) {
         // tables over one set of notes, as JPMorgan prints its credit tables), under the stack.
         let mut k = i;
         while runs[k].is_empty() {
-            let Some(j) = table_under(tables, k) else { break };
+            let Some(j) = table_under(tables, k, blocks) else { break };
             k = j;
         }
         let carried = table_marks(&tables[i]);
@@ -38,17 +38,35 @@ pub fn attach(tables: &mut [Table], blocks: &[Block]) {
     }
 }
 
-/// How far under a table (points) the next table of its stack may start.
+/// How far under a table (points) the next table of its stack may start; with a one-line title of
+/// its own between them, how far the title's table may start.
 const STACK_GAP: f32 = 24.0;
+const STACK_TITLED_GAP: f32 = 48.0;
 
-/// The table set next under table `k`, across the same columns, within [`STACK_GAP`].
-fn table_under(tables: &[Table], k: usize) -> Option<usize> {
+/// The table set next under table `k`, across the same columns, within [`STACK_GAP`] — or within
+/// [`STACK_TITLED_GAP`] when no more than one line of text lies between them (the next table's
+/// title: Verizon's "The following table presents the balances of assets and liabilities
+/// measured at fair value on a nonrecurring basis", JPMorgan's "Derivatives gains/(losses)
+/// recorded in income …" over the 2020 half of a table printed twice).
+fn table_under(tables: &[Table], k: usize, blocks: &[Block]) -> Option<usize> {
     let t = &tables[k].bbox;
+    let lines_between = |u: &BBox| {
+        blocks
+            .iter()
+            .filter(|b| b.kind == BlockKind::Text)
+            .flat_map(|b| &b.lines)
+            .filter(|l| l.bbox[1] >= t[3] - 1.0 && l.bbox[3] <= u[1] + 1.0 && l.bbox[2] > t[0] && l.bbox[0] < t[2])
+            .count()
+    };
     (0..tables.len())
         .filter(|&j| {
             let u = &tables[j].bbox;
             let across = u[2].min(t[2]) - u[0].max(t[0]);
-            j != k && u[1] >= t[3] - 1.0 && u[1] - t[3] <= STACK_GAP && across >= 0.5 * (u[2] - u[0]).min(t[2] - t[0])
+            let gap = u[1] - t[3];
+            j != k
+                && u[1] >= t[3] - 1.0
+                && across >= 0.5 * (u[2] - u[0]).min(t[2] - t[0])
+                && (gap <= STACK_GAP || gap <= STACK_TITLED_GAP && lines_between(u) <= 1)
         })
         .min_by(|&a, &b| tables[a].bbox[1].total_cmp(&tables[b].bbox[1]))
 }
@@ -97,22 +115,43 @@ fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote
             continue;
         }
         // A mark set apart from its note ("(a)" hung in the margin, a raised "(1)"): the block
-        // beside it, starting on its line, is the note.
+        // beside it, starting on its line, is the note. Its first line starts right of the mark;
+        // lines further down may start under it (Boeing's "(1)" raised beside "A total of 25,742
+        // shares …", a block that goes on to "(2) On March 21, 2020, …" at the margin).
         let (b, mark) = match lone_mark(text) {
             Some(mark) => {
                 let beside = (i + 1..under.len()).find(|&k| {
                     let n = under[k];
-                    n.bbox[1] < b.bbox[3] + size / 2.0 && n.bbox[0] >= b.bbox[2] - 1.0 && n.bbox[0] - b.bbox[2] < 4.0 * size
+                    let x0 = n.lines[0].bbox[0];
+                    !taken.contains(&k)
+                        && n.bbox[1] < b.bbox[3] + size / 2.0
+                        && x0 >= b.bbox[2] - 1.0
+                        && x0 - b.bbox[2] < 4.0 * size
                 });
                 match beside {
                     Some(k) => {
                         taken.push(k);
-                        (under[k], Some((mark, b.bbox)))
+                        // The other marks set apart beside the note's lines (Verizon's "(1)" and
+                        // "(2)", each raised beside a line of one block) open notes there.
+                        let mut apart = vec![(mark, b.bbox)];
+                        for j in i + 1..under.len() {
+                            let m = under[j];
+                            if j == k || taken.contains(&j) {
+                                continue;
+                            }
+                            if let Some(mk) = lone_mark(m.text.trim()) {
+                                if under[k].lines.iter().skip(1).any(|l| beside_line(&m.bbox, l)) {
+                                    taken.push(j);
+                                    apart.push((mk, m.bbox));
+                                }
+                            }
+                        }
+                        (under[k], apart)
                     }
                     None => break,
                 }
             }
-            None => (*b, None),
+            None => (*b, vec![]),
         };
         let (found, whole) = notes_of_block(b, mark);
         if found.is_empty() {
@@ -184,20 +223,37 @@ fn lone_mark(text: &str) -> Option<String> {
 /// before its last line goes on with text that is not a note). `mark` is a mark set apart from the
 /// block, before its first line. A general note ("Note: Table may not foot due to rounding.")
 /// is kept with the mark "".
-fn notes_of_block(b: &Block, mark: Option<(String, BBox)>) -> (Vec<TableNote>, bool) {
+fn notes_of_block(b: &Block, apart: Vec<(String, BBox)>) -> (Vec<TableNote>, bool) {
     let right = b.bbox[2];
     let mut notes: Vec<TableNote> = vec![];
     let mut ended = true;
-    let mut apart = mark;
-    for line in &b.lines {
+    let mut apart = apart;
+    // Where the text of a note opened by a mark set apart starts: its lines keep to it, and a line
+    // back out at the marks' margin is not part of it ("nm - not meaningful" under Verizon's notes).
+    let mut hanging: Option<f32> = None;
+    for (k, line) in b.lines.iter().enumerate() {
         let text = line.text();
-        let opens = match apart.take() {
-            Some((mark, at)) => Some((mark, text.trim(), union(&at, &line.bbox))),
-            None => note_mark(&text).map(|(mark, rest)| (mark, rest, line.bbox)),
+        let set_apart = apart
+            .iter()
+            .position(|(_, at)| if k == 0 { true } else { beside_line(at, line) })
+            .map(|p| apart.remove(p));
+        let opens = match set_apart {
+            Some((mark, at)) => {
+                hanging = Some(line.bbox[0]);
+                Some((mark, text.trim(), union(&at, &line.bbox)))
+            }
+            None => {
+                let found = note_mark(&text).map(|(mark, rest)| (mark, rest, line.bbox));
+                if found.is_some() {
+                    hanging = None;
+                }
+                found
+            }
         };
+        let outdented = hanging.is_some_and(|x| line.bbox[0] < x - 0.5 * line.size);
         if let Some((mark, rest, bbox)) = opens {
             notes.push(TableNote { mark, text: rest.to_string(), bbox });
-        } else if ended {
+        } else if ended || outdented {
             return (notes, false);
         } else if let Some(n) = notes.last_mut() {
             n.text.push(' ');
@@ -207,6 +263,11 @@ fn notes_of_block(b: &Block, mark: Option<(String, BBox)>) -> (Vec<TableNote>, b
         ended = ends_paragraph(line, right);
     }
     (notes, true)
+}
+
+/// A mark set apart (`at`) lies beside `line`: on its baseline or raised over it, and left of it.
+fn beside_line(at: &BBox, line: &TextLine) -> bool {
+    at[3] > line.bbox[1] - 1.0 && at[1] < line.bbox[3] - 0.25 * line.size && at[2] <= line.bbox[0] + 1.0
 }
 
 /// A line that ends a sentence well short of the block's right edge ends its paragraph; a note

@@ -1475,6 +1475,12 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
             _ => cols.push((a, b)),
         }
     }
+    // Headed columns the table leaves empty take their place among the value columns.
+    let headed = headed_columns(rows, &cols);
+    if !headed.is_empty() {
+        cols.extend(headed.iter().copied());
+        cols.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
     // The label column: everything left of the first value column.
     let label_x1 = cols.first().map(|c| c.0).unwrap_or(0.0);
     let label_x0 = rows.iter().filter(|r| !r.beside).map(|r| r.line.fx0).fold(f32::MAX, f32::min);
@@ -1573,7 +1579,9 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     };
     let filled = grid_rows.iter().enumerate().map(|(i, r)| covers(i, r)).sum::<usize>() as f32;
     let multi = grid_rows.iter().enumerate().filter(|(i, r)| covers(*i, r) >= 2).count();
-    if filled < 0.4 * (grid_rows.len() * n_cols) as f32 || multi * 2 < grid_rows.len() {
+    // A headed column is empty by its nature: it does not make the grid sparse.
+    let fillable = n_cols - headed.len();
+    if filled < 0.4 * (grid_rows.len() * fillable) as f32 || multi * 2 < grid_rows.len() {
         return None;
     }
     if axis_ticks(&grid_rows) || axis_row(&grid_rows) {
@@ -1591,6 +1599,48 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         ruled,
         notes: vec![],
     })
+}
+
+/// How far (ems) a heading keeps clear of every value column to head one of its own.
+const HEADED_CLEAR_EMS: f32 = 1.0;
+
+/// Columns that are headed but hold no figure in this table (issue 3, deliverable 3: header rows):
+/// in the header line right over the figures — the lowest line above them that heads two value
+/// columns or more — a heading that lies clear of every value column, in the gap between two or
+/// right of the last, heads a column of its own. Boeing's fair values ("Carrying Amount  Total
+/// Fair Value  Level 1  Level 2  Level 3", figures only under Level 2) and share repurchases
+/// ("(c) Total Number of Shares Purchased as Part of Publicly Announced Plans", no figures) fused
+/// those headings into the nearest figures' column. A heading centred over two columns sits on a
+/// line above the one that heads them one by one, so it is never taken for a column.
+fn headed_columns(rows: &[Row], cols: &[(f32, f32)]) -> Vec<(f32, f32)> {
+    let Some(first) = cols.first() else {
+        return vec![];
+    };
+    let over = |g: &Seg| cols.iter().any(|c| g.x1 > c.0 && g.x0 < c.1);
+    let header: Vec<&Row> = rows.iter().filter(|r| !r.beside).take_while(|r| !r.has_value()).collect();
+    let Some(at) = header.iter().rposition(|r| r.segs.iter().filter(|g| over(g)).count() >= 2) else {
+        return vec![];
+    };
+    let (line, above) = (header[at], &header[..at]);
+    // Every value column has its heading on that line: a heading clear of them all is none of
+    // theirs (a wide heading set left of the figures it heads leaves its column unheaded there).
+    if !cols.iter().all(|c| line.segs.iter().any(|g| g.x1 > c.0 && g.x0 < c.1)) {
+        return vec![];
+    }
+    let m = HEADED_CLEAR_EMS * line.line.size.max(1.0);
+    line.segs
+        .iter()
+        .filter(|g| g.x0 > first.1 + m && g.x0 > first.0)
+        .filter(|g| cols.iter().all(|c| g.x1 < c.0 - m || g.x0 > c.1 + m))
+        .filter(|g| g.words.iter().any(|w| w.text.chars().any(char::is_alphabetic)))
+        // A heading opens as one does, or goes on from a line above ("Capital ratio" over
+        // "requirements(b)"); "of" set apart from "Fraction" on its own line goes on with that.
+        .filter(|g| {
+            let opens = g.words.first().and_then(|w| w.text.chars().next()).is_some_and(|c| !c.is_lowercase());
+            opens || above.iter().any(|r| r.segs.iter().any(|h| h.x1 > g.x0 && h.x0 < g.x1))
+        })
+        .map(|g| (g.x0, g.x1))
+        .collect()
 }
 
 fn value_of(s: &str) -> Option<f64> {
