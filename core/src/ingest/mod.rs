@@ -51,7 +51,9 @@ pub mod vision;
 /// with it beside a larger text column. 8: header rules: a heading ruled off over a group of
 /// columns spans them and stays out of the cells below; header lines split where the columns do.
 /// 9: a table's footnotes are read with it and go with the rows whose marks point at them.
-pub const READER_VERSION: u32 = 9;
+/// 10: a page set in two columns is read a column at a time; a column headed but empty in a
+/// table is a column of its own; more footnotes found (marks set apart, titled stacks).
+pub const READER_VERSION: u32 = 10;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
