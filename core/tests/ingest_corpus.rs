@@ -1625,3 +1625,20 @@ fn a_heading_set_beside_its_figures_or_a_word_apart_is_not_an_empty_column() {
     assert_eq!(kept.last().map(String::as_str), Some("17.4%"), "{g:?}");
     assert!(g.iter().flatten().any(|c| c.starts_with("Fraction of")), "{g:?}");
 }
+
+#[test]
+fn a_heading_set_just_left_of_its_figures_heads_their_column_not_the_labels() {
+    // Boeing 2022 p21: the column letter "(a)" is right-aligned over "Total Number of Shares /
+    // Purchased(1)", left of where its figures start, and was read as the label column's heading.
+    // Ulta Beauty 2023Q4 p9: "January 28, 2023" over the first column of percentages likewise.
+    let g = grid_with_row(&fb_page("BOEING_2022_10K.pdf", 21), "Total");
+    let total = g.iter().find(|r| r[0] == "Total").expect("row");
+    let a = column_headed(&g, "(a)").unwrap_or_else(|| panic!("(a): {g:?}"));
+    assert_eq!(total[a], "25,742", "{g:?}");
+    assert!(g.iter().all(|r| r[0] != "(a)"), "{g:?}");
+    let g = grid_with_row(&fb_page("ULTABEAUTY_2023Q4_EARNINGS.pdf", 9), "Cosmetics");
+    let cosmetics = g.iter().find(|r| r[0] == "Cosmetics").expect("row");
+    let jan28 = column_headed(&g, "January 28, 2023").unwrap_or_else(|| panic!("{g:?}"));
+    let jan29 = column_headed(&g, "January 29, 2022").unwrap_or_else(|| panic!("{g:?}"));
+    assert_eq!((cosmetics[jan28].as_str(), cosmetics[jan29].as_str()), ("40%", "41%"), "{g:?}");
+}

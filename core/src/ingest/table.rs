@@ -1525,6 +1525,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         r.cells = cells;
     }
     let first_value_row = grid_rows.iter().position(|r| r.value);
+    headings_over_labels(&mut grid_rows[..first_value_row.unwrap_or(0)], &columns);
     for r in grid_rows.iter_mut().take(first_value_row.unwrap_or(0)) {
         span_to_rules(&mut r.cells, &columns, hrules, vrules);
     }
@@ -1599,6 +1600,47 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         ruled,
         notes: vec![],
     })
+}
+
+/// A heading set just left of its column's figures falls in the wide label column: the column
+/// letter "(a)" right-aligned over Boeing's "Total Number of Shares / Purchased(1)", whose figures
+/// start further right (issue 3, deliverable 3: header rows). When the heading of a value column
+/// on another header line lies over it, and its own line has no heading in that column, it is
+/// that column's. A heading at the labels' left edge ("(in millions)") is the label column's.
+fn headings_over_labels(header: &mut [RawRow], columns: &[(f32, f32)]) {
+    let Some(&(label_x0, _)) = columns.first() else { return };
+    let over: Vec<(usize, f32, f32, usize)> = header
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.cells.iter().filter(|(c, span, _)| *c > 0 && *span == 1).map(move |(c, _, s)| (i, s.x0, s.x1, *c)))
+        .collect();
+    for (i, r) in header.iter_mut().enumerate() {
+        let em = r.size.max(1.0);
+        let mut moves: Vec<(usize, usize)> = r
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|(_, (c, _, s))| *c == 0 && s.x0 >= label_x0 + 2.0 * em)
+            .filter_map(|(n, (_, _, s))| {
+                let cx = (s.x0 + s.x1) / 2.0;
+                over.iter()
+                    .find(|&&(j, x0, x1, _)| j != i && x0 <= cx && cx <= x1)
+                    .map(|&(_, _, _, k)| (n, k))
+            })
+            .filter(|&(_, k)| !r.cells.iter().any(|(c, _, _)| *c == k))
+            .collect();
+        // Two headings over one column's: neither is moved.
+        let ks: Vec<usize> = moves.iter().map(|m| m.1).collect();
+        moves.retain(|m| ks.iter().filter(|&&k| k == m.1).count() == 1);
+        if moves.is_empty() {
+            continue;
+        }
+        for (n, k) in moves {
+            r.cells[n].0 = k;
+            r.cells[n].1 = 1;
+        }
+        r.cells.sort_by_key(|c| c.0);
+    }
 }
 
 /// How far (ems) a heading keeps clear of every value column to head one of its own.
