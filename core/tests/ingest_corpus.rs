@@ -361,17 +361,20 @@ fn actual_text_reads_a_figure_whose_font_maps_its_decimal_point_wrongly() {
 }
 
 #[test]
-fn a_footnote_mark_set_above_its_row_stays_in_that_row_and_does_not_cut_the_table() {
-    // JPM 10-Q p144: "(d)" after each "Average yield" row's last figure sits wholly above that
-    // row's line, level with the row before; it cut the maturity table into five.
+fn a_footnote_mark_raised_after_a_rows_last_figure_stays_in_that_row_and_does_not_cut_the_table() {
+    // JPM 10-Q p144: "(d)" ("Includes AFS securities associated with the First Republic
+    // acquisition") is raised 1.7 em after the last figure of four "Fair value" rows, inside that
+    // row's box and over the "%" of the "Average yield" row under it (which an earlier reading
+    // took for its row, by the "%"). Read as a line of its own it cut the table into five.
     let ex = jpm_2023q2();
     let p = ex.pages.iter().find(|p| p.page == 144).expect("page 144");
     assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.bbox).collect::<Vec<_>>());
     let rows = p.tables[0].grid();
-    let yields: Vec<&Vec<String>> = rows.iter().filter(|r| r[0].starts_with("Average yield")).collect();
-    assert_eq!(yields.len(), 12, "{rows:#?}");
-    let marked = yields.iter().filter(|r| r.last().is_some_and(|c| c.ends_with("4.49 % (d)") || c.ends_with("5.53 % (d)") || c.ends_with("5.64 % (d)") || c.ends_with("4.63 % (d)"))).count();
-    assert_eq!(marked, 4, "{yields:#?}");
+    let yields = rows.iter().filter(|r| r[0].starts_with("Average yield")).count();
+    assert_eq!(yields, 12, "{rows:#?}");
+    let marked: Vec<&str> = rows.iter().filter_map(|r| r.last().filter(|c| c.ends_with("(d)")).map(|c| c.as_str())).collect();
+    assert_eq!(marked, ["85,368 (d)", "24,023 (d)", "8,706 (d)", "203,262 (d)"], "{rows:#?}");
+    assert!(rows.iter().filter(|r| r.last().is_some_and(|c| c.ends_with("(d)"))).all(|r| r[0] == "Fair value"), "{rows:#?}");
     assert!(!rows.iter().any(|r| r.iter().filter(|c| !c.is_empty()).eq(["(d)"].iter())), "{rows:#?}");
 }
 
@@ -1641,4 +1644,25 @@ fn a_heading_set_just_left_of_its_figures_heads_their_column_not_the_labels() {
     let jan28 = column_headed(&g, "January 28, 2023").unwrap_or_else(|| panic!("{g:?}"));
     let jan29 = column_headed(&g, "January 29, 2022").unwrap_or_else(|| panic!("{g:?}"));
     assert_eq!((cosmetics[jan28].as_str(), cosmetics[jan29].as_str()), ("40%", "41%"), "{g:?}");
+}
+
+#[test]
+fn a_raised_mark_well_after_its_figure_stays_in_its_row_and_does_not_cut_the_table() {
+    // JPMorgan 10-Q 2023Q2 p151: the residential real estate table sets "(l)", "(m)", "(n)"
+    // raised 1.7 em after their figures; read as lines of their own they cut the table into
+    // five. Verizon 2021 p76: "Floating (1)" cut the long-term debt table into three.
+    let p = jpm_2023q2().pages.iter().find(|p| p.page == 151).expect("page 151");
+    let g = grid_with_row(p, "Texas");
+    for label in ["Equal to or greater than 660", "Total retained loans", "California", "Texas", "All other"] {
+        assert!(g.iter().any(|r| r[0] == label), "{label} not in the table: {g:?}");
+    }
+    let ca = g.iter().find(|r| r[0] == "California").expect("row");
+    assert_eq!(ca[1..].iter().filter(|c| !c.is_empty()).cloned().collect::<Vec<_>>(), ["$ 128,038 (n)", "$ 73,112"]);
+    assert!(g.iter().all(|r| r[1..].iter().all(|c| !c.starts_with('('))), "a mark as a cell of its own: {g:?}");
+    let p = fb_page("VERIZON_2021_10K.pdf", 76);
+    let g = grid_with_row(&p, "Verizon Communications");
+    for label in ["Alltel Corporation", "Finance lease obligations (alternative)", "Total debt"] {
+        let found = g.iter().any(|r| r[0] == label || (label.ends_with("(alternative)") && r[0].starts_with("Finance lease obligations")));
+        assert!(found, "{label} not in the table: {g:?}");
+    }
 }

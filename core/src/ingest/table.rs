@@ -1317,8 +1317,10 @@ fn keep(lines: &[Line], beside: &[Beside], inside: bool) -> Vec<Line> {
 
 /// How far after the word it marks (in ems of that word's line) a small footnote mark may stand
 /// and still be folded into its line (`fold_scripts`) and joined to its cell (`segments`): JPM
-/// sets `59,983 (a)` two thirds of an em apart, Coca-Cola its superscript digits 1.3 em.
-const SCRIPT_MARK_GAP: f32 = 1.5;
+/// sets `59,983 (a)` two thirds of an em apart, Coca-Cola its superscript digits 1.3 em, JPM's
+/// credit tables their raised "(l)", "(n)" 1.7 em after the figure (at 1.5 they were lines of
+/// their own that cut those tables into pieces).
+const SCRIPT_MARK_GAP: f32 = 2.0;
 
 /// Superscripts and subscripts ("3rd", "1st", footnote marks) are laid out as lines of their own
 /// between the lines they belong to; a table row made of "rd  th" and a sentence cut at the gaps
@@ -1348,7 +1350,7 @@ fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
                         })
                     } else {
                         // A footnote mark set wholly above its host's box, a little after the
-                        // word it marks (JPM's "4.49 %(d)"), within half a line of it.
+                        // word it marks, within half a line of it.
                         s.fbot > h.ftop - 0.5 * h.size
                             && s.words.iter().all(|w| {
                                 is_note_mark(&w.text)
