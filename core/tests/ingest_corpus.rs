@@ -1467,9 +1467,7 @@ fn marks_set_apart_beside_the_lines_of_one_note_block_each_open_their_own_note()
     // meaningful"; the third line, back at the marks' margin, is neither note. Boeing 2022 p21:
     // the raised "(1)" is beside the first line of a block that goes on to "(2) On March 21, 2020,
     // …" at the margin. Neither table had notes before (the block started left of the mark).
-    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
-    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
-    let p = ex.pages.iter().find(|p| p.page == 28).expect("page 28");
+    let p = fb_page("VERIZON_2021_10K.pdf", 28);
     let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text.starts_with("Wireless retail postpaid accounts"))).expect("table");
     let notes: Vec<(&str, &str)> = t.notes.iter().map(|n| (n.mark.as_str(), n.text.as_str())).collect();
     assert_eq!(notes, [("1", "As of end of period"), ("2", "Includes certain adjustments")]);
@@ -1507,16 +1505,12 @@ fn the_notes_under_the_next_table_serve_the_table_above_when_only_its_title_lies
     // under a one-line title, the nonrecurring ones with the same marks; the notes are printed
     // once, under the second. JPMorgan 2021Q1 p108: one table printed for 2021 and, under its
     // title line again, for 2020, with notes (a) and (b) under the 2020 half.
-    let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
-    let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
-    let p = ex.pages.iter().find(|p| p.page == 84).expect("page 84");
+    let p = fb_page("VERIZON_2021_10K.pdf", 84);
     let recurring = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Level 1(1)")).expect("recurring table");
     let marks: Vec<&str> = recurring.notes.iter().map(|n| n.mark.as_str()).collect();
     assert_eq!(marks, ["1", "2", "3"], "{:?}", recurring.notes);
     assert_eq!(recurring.notes[0].text, "Quoted prices in active markets for identical assets or liabilities.");
-    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
-    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
-    let p = ex.pages.iter().find(|p| p.page == 108).expect("page 108");
+    let p = fb_page("JPMORGAN_2021Q1_10Q.pdf", 108);
     let first = p
         .tables
         .iter()

@@ -118,7 +118,7 @@ fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote
         // beside it, starting on its line, is the note. Its first line starts right of the mark;
         // lines further down may start under it (Boeing's "(1)" raised beside "A total of 25,742
         // shares …", a block that goes on to "(2) On March 21, 2020, …" at the margin).
-        let (b, mark) = match lone_mark(text) {
+        let (b, apart) = match lone_mark(text) {
             Some(mark) => {
                 let beside = (i + 1..under.len()).find(|&k| {
                     let n = under[k];
@@ -153,7 +153,7 @@ fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote
             }
             None => (*b, vec![]),
         };
-        let (found, whole) = notes_of_block(b, mark);
+        let (found, whole) = notes_of_block(b, apart);
         if found.is_empty() {
             break;
         }
@@ -220,14 +220,14 @@ fn lone_mark(text: &str) -> Option<String> {
 }
 
 /// The notes a block opens with, and whether they fill the whole block (a block whose notes end
-/// before its last line goes on with text that is not a note). `mark` is a mark set apart from the
-/// block, before its first line. A general note ("Note: Table may not foot due to rounding.")
+/// before its last line goes on with text that is not a note). `apart` are the marks set apart
+/// from the block: the first opens its first line, each other the line it lies beside
+/// (`beside_line`). A general note ("Note: Table may not foot due to rounding.")
 /// is kept with the mark "".
-fn notes_of_block(b: &Block, apart: Vec<(String, BBox)>) -> (Vec<TableNote>, bool) {
+fn notes_of_block(b: &Block, mut apart: Vec<(String, BBox)>) -> (Vec<TableNote>, bool) {
     let right = b.bbox[2];
     let mut notes: Vec<TableNote> = vec![];
     let mut ended = true;
-    let mut apart = apart;
     // Where the text of a note opened by a mark set apart starts: its lines keep to it, and a line
     // back out at the marks' margin is not part of it ("nm - not meaningful" under Verizon's notes).
     let mut hanging: Option<f32> = None;
