@@ -691,23 +691,37 @@ fn read_document(
     let mut read_on_threads = false;
     if threads > 1 {
         // Pages are independent until the whole-document passes below, so they are read on
-        // `threads` threads, each taking pages from its own stretch (`Stretches`); results are put
-        // back in page order (the output is the same as on one thread) and progress is reported in
-        // that order.
-        let stretches = Stretches::new(order.len(), threads);
+        // `threads` threads sharing the work as `Pipeline` says; results are put back in page
+        // order (the output is the same as on one thread) and progress is reported in that order.
+        let pipeline = Pipeline::<Interpreted>::new(order.len());
         let (tx, rx) = std::sync::mpsc::channel::<(usize, PageRead)>();
         read_on_threads = std::thread::scope(|scope| {
             let mut spawned = 0;
-            for t in 0..threads {
+            for _ in 0..threads {
                 let tx = tx.clone();
-                let (stretches, pdf, pages, order) = (&stretches, &pdf, &pages, &order);
+                let (pipeline, pdf, pages, order) = (&pipeline, &pdf, &pages, &order);
                 // A thread the OS refuses is not an error: the others (or, with none, the caller's
-                // own thread below) read its pages.
+                // own thread below) read its pages. The first thread started leads.
+                let lead = spawned == 0;
                 let reader = std::thread::Builder::new().name("clair-read".into());
                 let started = reader.spawn_scoped(scope, move || {
                     let cache = InterpreterCache::new();
-                    while let Some(i) = stretches.take(t) {
-                        if tx.send((i, read_page(pdf, &pages[order[i]], i as u32 + 1, &cache, settings, source))).is_err() {
+                    while let Some(job) = pipeline.next(lead) {
+                        let (i, read) = match job {
+                            Job::Build(i, read) => (i, build(read, settings, source)),
+                            Job::Interpret(i) => {
+                                match interpret_page(pdf, &pages[order[i]], i as u32 + 1, &cache, settings, source) {
+                                    // The lead hands its pages over to be built; a helper builds its own.
+                                    Ok(read) if lead => {
+                                        pipeline.hand_over(i, read);
+                                        continue;
+                                    }
+                                    Ok(read) => (i, build(read, settings, source)),
+                                    Err(skipped) => (i, skipped),
+                                }
+                            }
+                        };
+                        if tx.send((i, read)).is_err() {
                             break;
                         }
                     }
@@ -754,30 +768,68 @@ fn read_document(
     ex
 }
 
-/// How pages are shared out among reading threads: each thread reads a stretch of consecutive
-/// pages from its front, and one whose stretch is done takes the last unread page of the longest
-/// stretch left. Fonts and decoded objects are cached per thread (hayro's cache is `Rc`), and the
-/// pages of one part of a report share theirs, so a font is loaded by fewer threads than when
-/// every thread takes the next unread page of the whole document; no thread idles while pages
-/// are left.
-struct Stretches(std::sync::Mutex<Vec<std::ops::Range<usize>>>);
+/// How pages are shared out among reading threads (issue 3, speed bar). A page is read in two
+/// halves: hayro interprets it ([`interpret_page`]), and we build its layout, tables and signals
+/// ([`build`]). hayro caches fonts and decoded objects per thread (its cache is `Rc`), so every
+/// thread that interprets pages loads and inflates again the fonts they share — on a 10-K whose
+/// halves two threads read, a tenth more work than one thread does. So one thread, the lead,
+/// interprets the pages in order from the front with one warm cache and hands them over; the
+/// other threads build what it hands over, and only when nothing is waiting do they interpret a
+/// page themselves, the last one left, and build it. Our half is lighter than hayro's, so on two
+/// cores the lead interprets most of the document and the second thread builds most of it, and
+/// no thread idles while pages are left. The lead builds too when `MAX_WAITING` pages wait (their
+/// glyphs are held until built) and, at the end, whatever is still waiting.
+struct Pipeline<T>(std::sync::Mutex<Waiting<T>>);
 
-impl Stretches {
-    fn new(pages: usize, threads: usize) -> Self {
-        let per = pages.div_ceil(threads.max(1));
-        Stretches(std::sync::Mutex::new(
-            (0..threads).map(|t| (t * per).min(pages)..((t + 1) * per).min(pages)).collect(),
-        ))
+/// [`Pipeline`]'s state: the pages `front..back` (indices into the document's order) are not yet
+/// interpreted; `waiting` are interpreted by the lead and not yet built, in the lead's order.
+struct Waiting<T> {
+    front: usize,
+    back: usize,
+    waiting: std::collections::VecDeque<(usize, T)>,
+}
+
+/// A reading thread's next piece of work: interpret page `i` (index into the document's order), or
+/// build page `i` that the lead interpreted.
+enum Job<T> {
+    Interpret(usize),
+    Build(usize, T),
+}
+
+/// Pages the lead may leave interpreted and unbuilt before it builds one itself.
+const MAX_WAITING: usize = 8;
+
+impl<T> Pipeline<T> {
+    fn new(pages: usize) -> Self {
+        Pipeline(std::sync::Mutex::new(Waiting { front: 0, back: pages, waiting: Default::default() }))
     }
 
-    /// The next page (index into the document's order) for thread `t` to read, if any is left
-    /// (of two longest stretches, the later one gives).
-    fn take(&self, t: usize) -> Option<usize> {
-        let mut stretches = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(i) = stretches.get_mut(t).and_then(Iterator::next) {
-            return Some(i);
+    /// The next job for the lead (`lead`) or for another thread; `None` when that thread is done.
+    /// A helper that finds nothing to build and nothing to interpret is done: a page the lead is
+    /// interpreting then is built by the lead.
+    fn next(&self, lead: bool) -> Option<Job<T>> {
+        let mut w = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let build_first = !lead || w.waiting.len() >= MAX_WAITING || w.front >= w.back;
+        if build_first {
+            if let Some((i, read)) = w.waiting.pop_front() {
+                return Some(Job::Build(i, read));
+            }
         }
-        stretches.iter_mut().max_by_key(|r| r.len())?.next_back()
+        if w.front >= w.back {
+            return None;
+        }
+        if lead {
+            w.front += 1;
+            Some(Job::Interpret(w.front - 1))
+        } else {
+            w.back -= 1;
+            Some(Job::Interpret(w.back))
+        }
+    }
+
+    /// The lead's interpreted page `i`, to be built by whichever thread comes for it first.
+    fn hand_over(&self, i: usize, read: T) {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).waiting.push_back((i, read));
     }
 }
 
@@ -843,6 +895,19 @@ struct PageRead {
     unmapped: bool,
 }
 
+/// A page hayro has read, before its layout is built: what [`build`] needs, owned, so that
+/// another thread can build it ([`Pipeline`]).
+struct Interpreted {
+    number: u32,
+    width: f32,
+    height: f32,
+    glyphs: Vec<Glyph>,
+    g: Graphics,
+    fonts: Vec<FontFace>,
+    warnings: Vec<String>,
+    unmapped: bool,
+}
+
 /// Interpret one page within the work budget and build it (layout, tables, signals). A panic in
 /// the interpreter costs this page only (natively; see [`run_page`]).
 fn read_page<'a>(
@@ -853,6 +918,22 @@ fn read_page<'a>(
     settings: &IngestSettings,
     source: &str,
 ) -> PageRead {
+    match interpret_page(pdf, page, number, cache, settings, source) {
+        Ok(read) => build(read, settings, source),
+        Err(skipped) => skipped,
+    }
+}
+
+/// The first half of [`read_page`]: hayro reads the page's content into glyphs and graphics. A
+/// page the interpreter could not read comes back as `Err`, already a (blank) page with its warning.
+fn interpret_page<'a>(
+    pdf: &'a Pdf,
+    page: &hayro_syntax::page::Page<'a>,
+    number: u32,
+    cache: &InterpreterCache<'a>,
+    settings: &IngestSettings,
+    source: &str,
+) -> Result<Interpreted, PageRead> {
     let (width, height) = page.render_dimensions();
     let outcome = run_page(|| {
         let context = |render_content| {
@@ -909,11 +990,11 @@ fn read_page<'a>(
     let mut warnings = vec![];
     let Some((dev, plan, strays)) = outcome else {
         warnings.push(format!("{source} page {number}: the page could not be interpreted and was skipped"));
-        return PageRead {
+        return Err(PageRead {
             page: Page { page: number, width, height, ..Default::default() },
             warnings,
             unmapped: false,
-        };
+        });
     };
     if let Some(strays) = strays {
         let (at, byte) = strays[0];
@@ -939,9 +1020,15 @@ fn read_page<'a>(
         ));
     }
     let unmapped = dev.glyphs.iter().any(|g| g.c == '\u{FFFD}');
+    let Collector { glyphs, g, fonts, .. } = dev;
+    Ok(Interpreted { number, width, height, glyphs, g, fonts, warnings, unmapped })
+}
+
+/// The second half of [`read_page`]: the page's layout, tables and signals from what hayro read.
+fn build(read: Interpreted, settings: &IngestSettings, source: &str) -> PageRead {
+    let Interpreted { number, width, height, glyphs, g, fonts, mut warnings, unmapped } = read;
     // Our own page building is guarded too: on a reading thread an escaped panic would take the
     // whole document (and natively the process) with it.
-    let Collector { glyphs, g, fonts, .. } = dev;
     let page = run_page(|| build_page(number, width, height, glyphs, fonts, &g, settings)).unwrap_or_else(|| {
         warnings.push(format!("{source} page {number}: the page's layout could not be built and was skipped"));
         Page { page: number, width, height, ..Default::default() }
@@ -973,28 +1060,53 @@ mod tests {
         assert_eq!(text.split_whitespace().collect::<Vec<_>>(), [&format!("/{tag}")[..], "BMC", "EMC"]);
     }
 
+    /// What a job is, for comparing: ('i', page) to interpret, ('b', page) to build.
+    fn job(j: Option<Job<()>>) -> Option<(char, usize)> {
+        j.map(|j| match j {
+            Job::Interpret(i) => ('i', i),
+            Job::Build(i, ()) => ('b', i),
+        })
+    }
+
     #[test]
-    fn each_reading_thread_reads_its_own_stretch_in_order_then_takes_from_the_back_of_the_longest() {
-        let s = Stretches::new(10, 3);
-        // Stretches of 4, 4 and 2 pages.
-        assert_eq!([s.take(0), s.take(1), s.take(2)], [Some(0), Some(4), Some(8)]);
-        assert_eq!(s.take(2), Some(9));
-        // Thread 2's stretch is done: it takes the last page of the longest one left (1..4 and
-        // 5..8 are as long: the later one).
-        assert_eq!(s.take(2), Some(7));
-        assert_eq!(s.take(0), Some(1));
-        assert_eq!(s.take(0), Some(2));
-        assert_eq!(s.take(2), Some(6));
-        // Thread 1 reads its own last page, then thread 0's.
-        let rest: Vec<usize> = std::iter::from_fn(|| s.take(1)).collect();
-        assert_eq!(rest, [5, 3], "every page is handed out once");
-        assert_eq!([s.take(0), s.take(1), s.take(2)], [None, None, None]);
-        // A thread that never started leaves its stretch to the others.
-        let s = Stretches::new(5, 2);
-        let mut all: Vec<usize> = std::iter::from_fn(|| s.take(0)).collect();
-        all.sort();
-        assert_eq!(all, [0, 1, 2, 3, 4]);
-        assert_eq!(Stretches::new(0, 4).take(3), None);
+    fn the_lead_interprets_from_the_front_and_the_others_build_its_pages_or_interpret_from_the_back() {
+        let p = Pipeline::<()>::new(20);
+        assert_eq!(job(p.next(true)), Some(('i', 0)));
+        // Nothing handed over yet: a helper interprets the last page itself (and builds it).
+        assert_eq!(job(p.next(false)), Some(('i', 19)));
+        p.hand_over(0, ());
+        assert_eq!(job(p.next(true)), Some(('i', 1)), "the lead goes on interpreting");
+        p.hand_over(1, ());
+        assert_eq!(job(p.next(false)), Some(('b', 0)), "a helper builds what the lead handed over, in order");
+        assert_eq!(job(p.next(false)), Some(('b', 1)));
+        assert_eq!(job(p.next(false)), Some(('i', 18)));
+        // The lead leaves at most MAX_WAITING pages unbuilt before it builds one itself.
+        for i in 2..2 + MAX_WAITING {
+            assert_eq!(job(p.next(true)), Some(('i', i)));
+            p.hand_over(i, ());
+        }
+        assert_eq!(job(p.next(true)), Some(('b', 2)));
+        assert_eq!(job(p.next(true)), Some(('i', 2 + MAX_WAITING)));
+        p.hand_over(2 + MAX_WAITING, ());
+        // A helper builds everything waiting before it interprets again.
+        let built: Vec<_> = (0..MAX_WAITING).map(|_| job(p.next(false))).collect();
+        assert_eq!(built, (3..=2 + MAX_WAITING).map(|i| Some(('b', i))).collect::<Vec<_>>());
+        assert_eq!(job(p.next(false)), Some(('i', 17)));
+        // The lead interprets the pages between, then builds what is still waiting, and is done;
+        // a helper with nothing to build and nothing to interpret is done.
+        let rest: Vec<_> = std::iter::from_fn(|| {
+            let j = job(p.next(true));
+            if let Some(('i', i)) = j {
+                p.hand_over(i, ());
+            }
+            j
+        })
+        .collect();
+        let expected: Vec<_> =
+            (3 + MAX_WAITING..17).map(|i| ('i', i)).chain((3 + MAX_WAITING..17).map(|i| ('b', i))).collect();
+        assert_eq!(rest, expected, "every page is interpreted once and built once");
+        assert_eq!(job(p.next(false)), None);
+        assert_eq!(job(Pipeline::<()>::new(0).next(true)), None);
     }
 
     #[test]
