@@ -7,7 +7,8 @@
 # GT_DIR defaults to ../shared/corpus/icdar2013 (X.pdf, X-reg.xml, X-str.xml); PRED_DIR to
 # target/icdar-pred. CLAIR overrides the binary (default target/release/clair, built if missing).
 # The last line printed is the figure: detF1=... structF1=... (n=...). Per-document numbers follow
-# with PER_DOC=1.
+# with PER_DOC=1. With MIN_DET and/or MIN_STRUCT set, exits non-zero when a figure is below them
+# (CI's regression floor: the output is deterministic).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GT="${1:-../shared/corpus/icdar2013}"
@@ -34,4 +35,14 @@ if [ "${PER_DOC:-0}" = 1 ]; then
     printf '%s  ' "$doc"; python3 "$SCORER" "$GT" "$PRED" "$doc" | tail -3 | head -2 | tr '\n' ' '; echo
   done
 fi
-python3 "$SCORER" "$GT" "$PRED"
+out=$(python3 "$SCORER" "$GT" "$PRED")
+echo "$out"
+last=$(echo "$out" | tail -1)
+det=$(echo "$last" | sed -n 's/.*detF1=\([0-9.]*\).*/\1/p')
+struct=$(echo "$last" | sed -n 's/.*structF1=\([0-9.]*\).*/\1/p')
+python3 - "$det" "$struct" "${MIN_DET:-0}" "${MIN_STRUCT:-0}" <<'PY'
+import sys
+det, struct, min_det, min_struct = (float(x) for x in sys.argv[1:])
+if det < min_det or struct < min_struct:
+    sys.exit(f"below the floor: detF1 {det} (min {min_det}), structF1 {struct} (min {min_struct})")
+PY

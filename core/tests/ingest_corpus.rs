@@ -1660,3 +1660,40 @@ fn a_raised_mark_well_after_its_figure_stays_in_its_row_and_does_not_cut_the_tab
         assert!(found, "{label} not in the table: {g:?}");
     }
 }
+
+#[test]
+fn a_ruled_cell_of_several_lines_is_one_cell_beside_its_label() {
+    // eu-007 p5: each group's row is ruled off, and its cells list the group's brands under the
+    // "Total:" line; the brand lines have nothing in the label column and were rows of their own.
+    let rows = icdar_rows("eu-007", 5);
+    let besnier = rows.iter().find(|r| r.first().is_some_and(|c| c == "Besnier")).expect("a row labelled Besnier");
+    assert_eq!(
+        besnier,
+        &[
+            "Besnier",
+            "Total: 18.1% Bfpridel (4.4%) Président (13.5%)",
+            "Total: 0%",
+            "Total: 9.5% Bridélight (5.6%) Bridélice (3.2%) Président (0.7%)"
+        ]
+    );
+    // eu-001 p3: "200 (as" / "BTEX)" set centred on the one line of "Benzene", above and under it.
+    let rows = icdar_rows("eu-001", 3);
+    for label in ["Benzene", "Toluene"] {
+        let row = rows.iter().find(|r| r.first().is_some_and(|c| c == label)).expect(label);
+        assert_eq!(row[2..], ["200 (as BTEX)", "200 (as BTEX)"], "{row:?}");
+    }
+    assert!(rows.iter().all(|r| r.first().is_none_or(|c| !c.is_empty()) || r.iter().all(|c| !c.contains("BTEX"))), "{rows:?}");
+    // A ruled grid whose body rows are not ruled still reads a row per label
+    // (`ruled_grid_without_body_rules_keeps_one_cell_per_figure`); and a figure's mark in the
+    // first line of such a cell still finds its note (Boeing 2022 p111: "$40 - $51(1)" over
+    // "Median $46").
+    let p = fb_page("BOEING_2022_10K.pdf", 111);
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.cells.iter().any(|c| c.text.starts_with("Aircraft condition")))
+        .expect("the unobservable inputs table");
+    assert!(t.cells.iter().any(|c| c.text == "$40 - $51(1) Median $46"), "{:?}", t.grid());
+    let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
+    assert_eq!(marks, ["1", "2"], "{:?}", t.notes);
+}

@@ -53,7 +53,10 @@ pub mod vision;
 /// 9: a table's footnotes are read with it and go with the rows whose marks point at them.
 /// 10: a page set in two columns is read a column at a time; a column headed but empty in a
 /// table is a column of its own; more footnotes found (marks set apart, titled stacks).
-pub const READER_VERSION: u32 = 10;
+/// 11: a ruled cell of several lines is one cell (lines with no label of their own stay in the
+/// row above; a label set centred beside a cell takes all of it); a mark glued to an amount inside
+/// a cell is a mark.
+pub const READER_VERSION: u32 = 11;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};

@@ -373,12 +373,16 @@ pub fn marks(text: &str) -> Vec<String> {
         }
         break;
     }
-    // Within the text, a mark glued to a word before more words: "comparable sales(1) in the U.S.".
+    // Within the text, a mark glued to a word before more words: "comparable sales(1) in the U.S.",
+    // or to an amount: "$40 - $51(1) Median $46", a cell of two lines.
     let b = rest.as_bytes();
     for (open, _) in rest.match_indices('(') {
         let Some(close) = rest[open..].find(')').map(|c| open + c) else { continue };
         let inner = &rest[open + 1..close];
-        let glued = open > 0 && b[open - 1].is_ascii_lowercase();
+        let amount = rest[..open].rsplit(' ').next().is_some_and(|t| {
+            figure(t) && t.ends_with(|c: char| c.is_ascii_digit()) && t.contains(['$', '€', '£', '%', ',', '.'])
+        });
+        let glued = open > 0 && (b[open - 1].is_ascii_lowercase() || amount);
         let ends_word = b.get(close + 1).is_some_and(|&c| c == b' ');
         if glued && ends_word && (1..=2).contains(&inner.len()) && inner.bytes().all(|c| c.is_ascii_alphanumeric()) {
             out.push(inner.to_string());
@@ -433,6 +437,9 @@ mod tests {
         assert_eq!(marks("0.00% (1)"), vec!["1"]);
         assert_eq!(marks("2013 (5)(6)"), vec!["6", "5"]);
         assert_eq!(marks("Increase (decrease) in calendar comparable sales(1) in the U.S."), vec!["1"]);
+        // A cell of two lines, the mark at the end of the first (Boeing 2022 p111).
+        assert_eq!(marks("$40 - $51(1) Median $46"), vec!["1"]);
+        assert_eq!(marks("($4) - $5(2) Net $1"), vec!["2"]);
         for figure in ["(5)", "(1,234)", "2023", "Level 3", "Tier 1", "CET1", "(in millions)", "Tier 1", "Year 1", "2023 vs. 2022", "1 1/2", "Section 3(a) of the Act", "Gain (loss) on sale", "$ 161.3", ""] {
             assert!(marks(figure).is_empty(), "{figure:?} read as a mark");
         }

@@ -187,6 +187,14 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
         // row above.
         // Heading lines above the first line with values stay one heading row ("to air" over
         // "kg/year").
+        // A row starts with a label, in the band's first column that holds any text: a line with
+        // nothing there, and no label line above it, goes on the cells of the row above (a ruled
+        // cell of several lines: eu-007's brands under each group's "Total:"), and the band's
+        // first label starts no new row (eu-001's "200 (as" / "Benzene" / "BTEX)": a two-line
+        // cell set centred on its label).
+        let label_column = inside.iter().filter_map(|l| columns(l).first().copied()).min();
+        let labelled = |l: &Line| columns(l).first().copied() == label_column;
+        let first_label = inside.iter().position(|l| labelled(l));
         let mut has_multi = false;
         let mut seen_value = false;
         let mut pending: Option<usize> = None;
@@ -195,7 +203,8 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
                 let value = is_row(l);
                 let heading = !seen_value && !value;
                 seen_value |= value;
-                if has_multi && !heading {
+                let starts = pending.or(labelled(l).then_some(i));
+                if has_multi && !heading && starts.is_some_and(|k| first_label.is_some_and(|f| f < k)) {
                     let k = pending.unwrap_or(i);
                     if k > 0 {
                         out.push((inside[k - 1].bbox[3] + inside[k].bbox[1]) / 2.0);
