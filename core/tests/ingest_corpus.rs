@@ -1697,3 +1697,24 @@ fn a_ruled_cell_of_several_lines_is_one_cell_beside_its_label() {
     let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
     assert_eq!(marks, ["1", "2"], "{:?}", t.notes);
 }
+
+#[test]
+fn a_row_label_wrapped_beside_two_ruled_rows_is_one_cell_spanning_them() {
+    // eu-021 p7: "Chronic illness and" / "chronic pain" labels a Count and a Percentage row; the
+    // label column draws no rule between them. eu-015 p2: "Total EU-12" over "non-EU" are two
+    // labels, though the second opens in lower case ("Total EU-12" leaves room for "non-EU").
+    let bytes = read(&format!("{ICDAR}eu-021.pdf"));
+    let ex = ingest::extract(&bytes, "eu-021", &IngestSettings::default());
+    let cell = ex
+        .pages
+        .iter()
+        .filter(|p| p.page == 7)
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.cells.iter())
+        .find(|c| c.text.starts_with("Chronic illness"))
+        .expect("the wrapped label");
+    assert_eq!((cell.text.as_str(), cell.row_span), ("Chronic illness and chronic pain", 2));
+    let rows = icdar_rows("eu-015", 2);
+    assert!(rows.iter().any(|r| r.first().is_some_and(|c| c == "non-EU")), "{rows:?}");
+    assert!(rows.iter().any(|r| r.first().is_some_and(|c| c == "Total EU-12")), "{rows:?}");
+}

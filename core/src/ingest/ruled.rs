@@ -313,8 +313,28 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
                 })
             };
             let spans = r + 1 < nr && c == 0 && filled[id(r, c)] && !filled[id(r + 1, c)];
+            // A row label wrapped onto the next row's line, where no rule parts them ("Chronic
+            // fatigue" over "syndrome" beside a Count and a Percentage row, eu-021): the next line
+            // opens in lower case with a word that would not have fitted after the label's last
+            // word ("Total EU-12" over "non-EU" is two labels).
+            let (xs_, ys_) = (&xs, &ys);
+            let in_slot = |row: usize| {
+                words.iter().filter(move |w| {
+                    let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+                    cx > xs_[c] && cx < xs_[c + 1] && cy > ys_[row] && cy < ys_[row + 1]
+                })
+            };
+            let wraps = r + 1 < nr && c == 0 && filled[id(r, c)] && {
+                let first = in_slot(r + 1)
+                    .min_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]).then(a.bbox[0].total_cmp(&b.bbox[0])));
+                let right = in_slot(r).map(|w| w.bbox[2]).fold(f32::MIN, f32::max);
+                first.is_some_and(|w| {
+                    let space = 0.25 * (w.bbox[3] - w.bbox[1]);
+                    w.text.starts_with(|ch: char| ch.is_lowercase()) && right + space + (w.bbox[2] - w.bbox[0]) > xs[c + 1] - 1.0
+                })
+            };
             let heading = r + 1 < first_value_row && shaded_across(ys[r + 1], c);
-            if r + 1 < nr && (heading || !horizontal_at(ys[r + 1], mx) && (spans || straddled_y(ys[r + 1]))) {
+            if r + 1 < nr && (heading || !horizontal_at(ys[r + 1], mx) && (spans || wraps || straddled_y(ys[r + 1]))) {
                 union(&mut parent, id(r, c), id(r + 1, c));
             }
         }
