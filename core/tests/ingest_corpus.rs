@@ -1718,3 +1718,29 @@ fn a_row_label_wrapped_beside_two_ruled_rows_is_one_cell_spanning_them() {
     assert!(rows.iter().any(|r| r.first().is_some_and(|c| c == "non-EU")), "{rows:?}");
     assert!(rows.iter().any(|r| r.first().is_some_and(|c| c == "Total EU-12")), "{rows:?}");
 }
+
+#[test]
+fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
+    // Lockheed Martin 2020 p46: each run of a paragraph sits on a white box (HTML layout); the
+    // boxes' edges made a grid of four paragraphs, read in cell order. The page has two tables,
+    // the segments' results, and the paragraphs read in order.
+    let p = fb_page("LOCKHEEDMARTIN_2020_10K.pdf", 46);
+    assert_eq!(p.tables.len(), 2, "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    assert!(p.tables.iter().all(|t| t.cells.iter().any(|c| c.text == "Net sales")));
+    assert!(p.text.contains("Aeronautics’ net sales in 2020 increased $2.6 billion"), "{}", p.text);
+    // Best Buy 2023 p26: the MD&A paragraphs under the revenue-mix table likewise.
+    let p = fb_page("BESTBUY_2023_10K.pdf", 26);
+    assert!(
+        p.tables.iter().all(|t| t.cells.iter().all(|c| !c.text.contains("gross profit rate"))),
+        "{:?}",
+        p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
+    );
+    // A ruled table of text cells stays a table: PepsiCo 2021 p204's "SCHEDULE 1" (a cell's
+    // last word set close to the next cell's capital).
+    let p = fb_page("PEPSICO_2021_10K.pdf", 204);
+    assert!(
+        p.tables.iter().any(|t| t.cells.iter().any(|c| c.text == "Mortality Table Factors")),
+        "{:?}",
+        p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
+    );
+}

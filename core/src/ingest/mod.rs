@@ -55,7 +55,8 @@ pub mod vision;
 /// table is a column of its own; more footnotes found (marks set apart, titled stacks).
 /// 11: a ruled cell of several lines is one cell (lines with no label of their own stay in the
 /// row above; a label set centred beside a cell takes all of it); a mark glued to an amount inside
-/// a cell is a mark; a row label wrapped beside two ruled rows spans them.
+/// a cell is a mark; a row label wrapped beside two ruled rows spans them; running text set in
+/// boxes whose lines run on across the boxes' edges is text, not a grid.
 pub const READER_VERSION: u32 = 11;
 
 use crate::corpus::BBox;

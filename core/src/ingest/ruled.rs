@@ -227,6 +227,39 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
     out
 }
 
+/// Running text set in boxes is no grid: a writer that lays paragraphs out as HTML paints a
+/// background behind each run of a line (Lockheed Martin's 10-K), and the boxes' edges cut its
+/// lines where they run on a word space apart. A table's cells keep a gutter between them (a
+/// heading run across one is one word, straddling it, and a cell's text that ends close to the
+/// next cell's does not run on into it in lower case). True when at least two of the lines
+/// within the columns, and a quarter of them, run on across a column edge from a word with
+/// letters to one opening in lower case, a word space apart (half an em) or less.
+fn runs_across(xs: &[f32], ys: &[f32], lines: &[&Line]) -> bool {
+    let (Some(&top), Some(&bottom)) = (ys.first(), ys.last()) else { return false };
+    let (left, right) = (xs[0], xs[xs.len() - 1]);
+    let column = |w: &Word| {
+        let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
+        xs.windows(2).position(|s| s[0] <= cx && cx < s[1])
+    };
+    let (mut within, mut running) = (0usize, 0usize);
+    for l in lines {
+        let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
+        if cy <= top || cy >= bottom || l.bbox[2] <= left || l.bbox[0] >= right {
+            continue;
+        }
+        within += 1;
+        let runs_on = l.words.windows(2).any(|p| {
+            let (a, b) = (&p[0], &p[1]);
+            b.bbox[0] - a.bbox[2] <= 0.5 * l.size
+                && a.text.chars().any(char::is_alphabetic)
+                && b.text.starts_with(|c: char| c.is_lowercase())
+                && column(a) != column(b)
+        });
+        running += usize::from(runs_on);
+    }
+    running >= 2 && running * 4 >= within
+}
+
 fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> Option<Table> {
     let words: Vec<&Word> = lines.iter().flat_map(|l| l.words.iter()).collect();
     // Columns come from vertical rules only (plus the lattice's outer edges): the ends of rules
@@ -236,6 +269,9 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
     let xs = cuts(vs.iter().map(|r| r.at).chain([left, right]).collect());
     let ruled_ys = cuts(hs.iter().map(|r| r.at).chain(vs.iter().flat_map(|r| [r.from, r.to])).collect());
     if xs.len() < 3 || ruled_ys.len() < 2 {
+        return None;
+    }
+    if runs_across(&xs, &ruled_ys, lines) {
         return None;
     }
     let text_cuts = text_row_cuts(&ruled_ys, &xs, lines);
