@@ -190,8 +190,10 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
         // A row starts with a label, in the band's first column that holds any text: a line with
         // nothing there, and no label line above it, goes on the cells of the row above (a ruled
         // cell of several lines: eu-007's brands under each group's "Total:"), and the band's
-        // first label starts no new row (eu-001's "200 (as" / "Benzene" / "BTEX)": a two-line
-        // cell set centred on its label).
+        // first label starts no new row after lines with figures (eu-001's "200 (as" /
+        // "Benzene" / "BTEX)": a two-line cell set centred on its label) — after heading lines
+        // only, with its label in the grid's first column, it does (a band that holds a grid's
+        // header and its body; a header band's lines, none in the first column, stay one row).
         let label_column = inside.iter().filter_map(|l| columns(l).first().copied()).min();
         let labelled = |l: &Line| columns(l).first().copied() == label_column;
         let first_label = inside.iter().position(|l| labelled(l));
@@ -202,9 +204,15 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
             if columns(l).len() >= 2 {
                 let value = is_row(l);
                 let heading = !seen_value && !value;
+                // The first label of the band starts a row only under heading lines (lines with
+                // figures above it are its own, set centred beside it).
+                let under_headings = !seen_value && label_column == Some(0);
                 seen_value |= value;
                 let starts = pending.or(labelled(l).then_some(i));
-                if has_multi && !heading && starts.is_some_and(|k| first_label.is_some_and(|f| f < k)) {
+                if has_multi
+                    && !heading
+                    && starts.is_some_and(|k| under_headings || first_label.is_some_and(|f| f < k))
+                {
                     let k = pending.unwrap_or(i);
                     if k > 0 {
                         out.push((inside[k - 1].bbox[3] + inside[k].bbox[1]) / 2.0);
@@ -564,6 +572,53 @@ mod tests {
         let refs: Vec<&Line> = lines.iter().collect();
         let t = detect(&refs, &g).pop().expect("the grid is a table");
         t.cells.iter().filter(|c| c.row < t.header_rows).map(|c| c.text.clone()).collect()
+    }
+
+    /// The rows of a grid that rules its outline and its columns only: a header and a body in
+    /// one band between two rules.
+    fn column_ruled_rows(lines: Vec<Line>) -> Vec<Vec<String>> {
+        let bottom = lines.iter().map(|l| l.bbox[3]).fold(0.0, f32::max) + 4.0;
+        let mut g = Graphics::default();
+        g.hrules.push([0.0, 0.0, 300.0]);
+        g.hrules.push([bottom, 0.0, 300.0]);
+        for x in [0.0, 100.0, 200.0, 300.0] {
+            g.vrules.push([x, 0.0, bottom]);
+        }
+        let refs: Vec<&Line> = lines.iter().collect();
+        detect(&refs, &g).pop().expect("the grid is a table").grid()
+    }
+
+    #[test]
+    fn a_header_over_the_body_in_one_ruled_band_stays_its_own_row() {
+        let rows = column_ruled_rows(vec![
+            test_line(&[("Revenue", 130.0, 165.0), ("Cost", 230.0, 250.0)], 5.0, 8.0),
+            test_line(&[("Germany", 5.0, 45.0), ("100", 140.0, 155.0), ("5", 245.0, 250.0)], 24.0, 8.0),
+            test_line(&[("France", 5.0, 40.0), ("7", 145.0, 150.0), ("9", 245.0, 250.0)], 43.0, 8.0),
+            test_line(&[("Spain", 5.0, 35.0), ("3", 145.0, 150.0), ("4", 245.0, 250.0)], 62.0, 8.0),
+        ]);
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        assert_eq!(rows[0], ["", "Revenue", "Cost"]);
+        assert_eq!(rows[1], ["Germany", "100", "5"]);
+    }
+
+    #[test]
+    fn lines_without_a_label_are_the_cells_of_the_labelled_row_they_sit_by() {
+        // A cell of two lines set centred on its row's one-line label ("200 (as" / "BTEX)"), and
+        // a cell whose second line has no label of its own.
+        let rows = column_ruled_rows(vec![
+            test_line(&[("200 (as", 130.0, 165.0), ("200 (as", 230.0, 265.0)], 4.0, 8.0),
+            test_line(&[("Benzene", 5.0, 45.0), ("1", 145.0, 150.0)], 14.0, 8.0),
+            test_line(&[("BTEX)", 130.0, 160.0), ("BTEX)", 230.0, 260.0)], 24.0, 8.0),
+            test_line(&[("Toluene", 5.0, 45.0), ("2", 145.0, 150.0), ("3", 245.0, 250.0)], 36.0, 8.0),
+        ]);
+        assert_eq!(rows, [["Benzene", "200 (as 1 BTEX)", "200 (as BTEX)"], ["Toluene", "2", "3"]], "{rows:?}");
+        let rows = column_ruled_rows(vec![
+            test_line(&[("Besnier", 5.0, 45.0), ("Total: 18%", 130.0, 175.0), ("Total: 9%", 230.0, 270.0)], 5.0, 8.0),
+            test_line(&[("Bfpridel (4%)", 130.0, 185.0), ("Bridelight (5%)", 230.0, 290.0)], 15.0, 8.0),
+            test_line(&[("Vedial", 5.0, 35.0), ("Total: 0%", 130.0, 175.0), ("Total: 19%", 230.0, 275.0)], 25.0, 8.0),
+        ]);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(rows[0], ["Besnier", "Total: 18% Bfpridel (4%)", "Total: 9% Bridelight (5%)"]);
     }
 
     #[test]
