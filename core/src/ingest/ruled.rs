@@ -145,6 +145,11 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
         .collect()
 }
 
+/// The band between two consecutive cuts (`xs` or `ys`) that holds `v`, if any.
+fn band_of(cuts: &[f32], v: f32) -> Option<usize> {
+    cuts.windows(2).position(|s| s[0] <= v && v < s[1])
+}
+
 /// Row cuts the rules do not draw: a band between two rules that holds several lines with values
 /// in two or more columns is several rows (grids that rule only the columns and the header).
 fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
@@ -165,7 +170,7 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
                 .iter()
                 .filter_map(|w| {
                     let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
-                    xs.windows(2).position(|s| s[0] <= cx && cx < s[1])
+                    band_of(xs, cx)
                 })
                 .collect();
             cs.dedup();
@@ -208,15 +213,10 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
                 // figures above it are its own, set centred beside it).
                 let under_headings = !seen_value && label_column == Some(0);
                 seen_value |= value;
+                // The row starts at its pending label line, or at this line if it has a label.
                 let starts = pending.or(labelled(l).then_some(i));
-                if has_multi
-                    && !heading
-                    && starts.is_some_and(|k| under_headings || first_label.is_some_and(|f| f < k))
-                {
-                    let k = pending.unwrap_or(i);
-                    if k > 0 {
-                        out.push((inside[k - 1].bbox[3] + inside[k].bbox[1]) / 2.0);
-                    }
+                if let Some(k) = starts.filter(|&k| has_multi && !heading && k > 0 && (under_headings || first_label.is_some_and(|f| f < k))) {
+                    out.push((inside[k - 1].bbox[3] + inside[k].bbox[1]) / 2.0);
                 }
                 has_multi = true;
                 pending = None;
@@ -245,10 +245,7 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
 fn runs_across(xs: &[f32], ys: &[f32], lines: &[&Line]) -> bool {
     let (Some(&top), Some(&bottom)) = (ys.first(), ys.last()) else { return false };
     let (left, right) = (xs[0], xs[xs.len() - 1]);
-    let column = |w: &Word| {
-        let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
-        xs.windows(2).position(|s| s[0] <= cx && cx < s[1])
-    };
+    let column = |w: &Word| band_of(xs, (w.bbox[0] + w.bbox[2]) / 2.0);
     let (mut within, mut running) = (0usize, 0usize);
     for l in lines {
         let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
@@ -266,6 +263,25 @@ fn runs_across(xs: &[f32], ys: &[f32], lines: &[&Line]) -> bool {
         running += usize::from(runs_on);
     }
     running >= 2 && running * 4 >= within
+}
+
+/// The text of slot (`r`, `c`) wraps onto the slot below: a row label wrapped onto the next
+/// row's line, where no rule parts them ("Chronic fatigue" over "syndrome" beside a Count and a
+/// Percentage row, eu-021). The lower slot opens in lower case with a word that would not have
+/// fitted after the upper slot's last word ("Total EU-12" over "non-EU" is two labels).
+fn wraps_into_next(words: &[&Word], xs: &[f32], ys: &[f32], r: usize, c: usize) -> bool {
+    let in_slot = |row: usize| {
+        words.iter().filter(move |w| {
+            let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+            cx > xs[c] && cx < xs[c + 1] && cy > ys[row] && cy < ys[row + 1]
+        })
+    };
+    let first = in_slot(r + 1).min_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]).then(a.bbox[0].total_cmp(&b.bbox[0])));
+    let right = in_slot(r).map(|w| w.bbox[2]).fold(f32::MIN, f32::max);
+    first.is_some_and(|w| {
+        let space = 0.25 * (w.bbox[3] - w.bbox[1]);
+        w.text.starts_with(|ch: char| ch.is_lowercase()) && right + space + (w.bbox[2] - w.bbox[0]) > xs[c + 1] - 1.0
+    })
 }
 
 fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> Option<Table> {
@@ -305,8 +321,7 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
     let mut filled = vec![false; nr * nc];
     for w in &words {
         let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
-        let c = xs.windows(2).position(|s| s[0] <= cx && cx < s[1]);
-        let r = ys.windows(2).position(|s| s[0] <= cy && cy < s[1]);
+        let (c, r) = (band_of(&xs, cx), band_of(&ys, cy));
         if let (Some(r), Some(c)) = (r, c) {
             filled[id(r, c)] = true;
         }
@@ -357,26 +372,7 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
                 })
             };
             let spans = r + 1 < nr && c == 0 && filled[id(r, c)] && !filled[id(r + 1, c)];
-            // A row label wrapped onto the next row's line, where no rule parts them ("Chronic
-            // fatigue" over "syndrome" beside a Count and a Percentage row, eu-021): the next line
-            // opens in lower case with a word that would not have fitted after the label's last
-            // word ("Total EU-12" over "non-EU" is two labels).
-            let (xs_, ys_) = (&xs, &ys);
-            let in_slot = |row: usize| {
-                words.iter().filter(move |w| {
-                    let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
-                    cx > xs_[c] && cx < xs_[c + 1] && cy > ys_[row] && cy < ys_[row + 1]
-                })
-            };
-            let wraps = r + 1 < nr && c == 0 && filled[id(r, c)] && {
-                let first = in_slot(r + 1)
-                    .min_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]).then(a.bbox[0].total_cmp(&b.bbox[0])));
-                let right = in_slot(r).map(|w| w.bbox[2]).fold(f32::MIN, f32::max);
-                first.is_some_and(|w| {
-                    let space = 0.25 * (w.bbox[3] - w.bbox[1]);
-                    w.text.starts_with(|ch: char| ch.is_lowercase()) && right + space + (w.bbox[2] - w.bbox[0]) > xs[c + 1] - 1.0
-                })
-            };
+            let wraps = r + 1 < nr && c == 0 && filled[id(r, c)] && wraps_into_next(&words, &xs, &ys, r, c);
             let heading = r + 1 < first_value_row && shaded_across(ys[r + 1], c);
             if r + 1 < nr && (heading || !horizontal_at(ys[r + 1], mx) && (spans || wraps || straddled_y(ys[r + 1]))) {
                 union(&mut parent, id(r, c), id(r + 1, c));
@@ -396,8 +392,8 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
         }
     }
     let slot_of = |x: f32, y: f32| -> Option<(usize, usize)> {
-        let c = xs.windows(2).position(|w| w[0] <= x && x < w[1])?;
-        let r = ys.windows(2).position(|w| w[0] <= y && y < w[1])?;
+        let c = band_of(&xs, x)?;
+        let r = band_of(&ys, y)?;
         Some((r, c))
     };
     let mut texts: std::collections::BTreeMap<usize, Vec<Word>> = Default::default();
