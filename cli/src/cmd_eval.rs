@@ -154,7 +154,7 @@ fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings) -> Result<Corp
     let pdf = pdfs.join(format!("{doc}.pdf"));
     let bytes = std::fs::read(&pdf).map_err(|err| format!("cannot read {} for document `{doc}`: {err} (set --pdfs DIR)", pdf.display()))?;
     let t = Instant::now();
-    let ex = clair_core::ingest::extract_on_threads(&bytes, &format!("{doc}.pdf"), &s.ingest, crate::reading_threads());
+    let ex = clair_core::ingest::extract_on_threads(bytes, &format!("{doc}.pdf"), &s.ingest, crate::reading_threads());
     let docs = clair_core::ingest::documents(&ex, &s.ingest);
     let inputs = embedding_inputs(&docs);
     let vectors = e.embed_documents(&inputs);

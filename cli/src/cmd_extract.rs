@@ -16,7 +16,7 @@ fn load(args: &[String], what: &str) -> Result<(Args, ingest::Extracted), String
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.clone());
-    let ex = ingest::extract_on_threads(&bytes, &source, &IngestSettings::default(), crate::reading_threads());
+    let ex = ingest::extract_on_threads(bytes, &source, &IngestSettings::default(), crate::reading_threads());
     for w in &ex.warnings {
         eprintln!("warning: {w}");
     }

@@ -57,7 +57,7 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
             pdftotext_documents(pdf, &s)?
         } else {
             let bytes = std::fs::read(pdf).map_err(|e| format!("cannot read {pdf}: {e}"))?;
-            let ex = clair_core::ingest::extract_on_threads(&bytes, &file_name(pdf), &s.ingest, crate::reading_threads());
+            let ex = clair_core::ingest::extract_on_threads(bytes.clone(), &file_name(pdf), &s.ingest, crate::reading_threads());
             crate::vision::report_signals(pdf, &ex);
             let native = clair_core::ingest::documents(&ex, &s.ingest);
             crate::vision::phase(pdf, &bytes, &ex, native, &s, &mut cache, only.as_deref(), a.has("--estimate"))?

@@ -880,9 +880,10 @@ fn running_headers_and_printed_page_numbers_are_furniture_and_label_the_pages() 
 
 #[test]
 fn trees_that_loop_back_on_themselves_cost_a_warning_not_the_process() {
-    // A /PageLabels number tree and a /Names /Dests name tree whose /Kids point at themselves:
-    // pdf-rs's own walks recurse until the stack overflows, which kills the process (natively)
-    // or the worker (wasm) — no catch_unwind helps. They are walked with a visited set instead.
+    // A /PageLabels number tree and a /Names /Dests name tree (walked for the outline entry that
+    // names a destination) whose /Kids point at themselves: pdf-rs's own walks recurse until the
+    // stack overflows, which kills the process (natively) or the worker (wasm) — no catch_unwind
+    // helps. They are walked with a visited set instead.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/crash/");
     for (file, warning) in [("page-labels-cycle.pdf", "page labels could not be read"), ("named-dests-cycle.pdf", "named destinations could not be read")] {
         let ex = ingest::extract(&read(&format!("{dir}{file}")), file, &IngestSettings::default());
@@ -908,13 +909,13 @@ fn pages_read_on_several_threads_come_out_as_on_one() {
     // not depend on it. A small work budget gives some pages a warning, so their order is checked too.
     let bytes = read(&format!("{FB}AMCOR_2023Q4_EARNINGS.pdf"));
     let s = IngestSettings { max_page_operators: 1_500, ..IngestSettings::default() };
-    let one = ingest::extract_on_threads(&bytes, "AMCOR_2023Q4_EARNINGS.pdf", &s, 1);
+    let one = ingest::extract_on_threads(bytes.clone(), "AMCOR_2023Q4_EARNINGS.pdf", &s, 1);
     assert_eq!(one.pages.len(), 14);
     let cut = one.warnings.iter().filter(|w| w.contains("per-page work budget")).count();
     assert!(cut >= 2, "the small budget should cut some pages: {:?}", one.warnings);
     // Two threads: the lead interprets, the other builds (`read::Pipeline`); three: two helpers.
     for threads in [2, 3] {
-        let many = ingest::extract_on_threads(&bytes, "AMCOR_2023Q4_EARNINGS.pdf", &s, threads);
+        let many = ingest::extract_on_threads(bytes.clone(), "AMCOR_2023Q4_EARNINGS.pdf", &s, threads);
         assert_eq!(one.warnings, many.warnings, "{threads} threads");
         assert_eq!(ingest::extract_json(&one), ingest::extract_json(&many), "{threads} threads");
         assert_eq!(ingest::tables_json(&one), ingest::tables_json(&many), "{threads} threads");

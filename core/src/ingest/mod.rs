@@ -295,19 +295,20 @@ impl Table {
 /// Read a PDF. Never panics and never hangs; unreadable pages become warnings.
 #[cfg(feature = "pdf")]
 pub fn extract(bytes: &[u8], source: &str, settings: &crate::config::IngestSettings) -> Extracted {
-    read::extract(bytes, source, settings, 1, &mut |_, _| {})
+    read::extract(std::sync::Arc::new(bytes.to_vec()), source, settings, 1, &mut |_, _| {})
 }
 
 /// As [`extract`], reading pages on up to `threads` threads (natively; the output is the same as
 /// on one). The CLI uses every core (`CLAIR_THREADS` limits it); the browser worker has one thread.
+/// The file's bytes are handed over: the readers share them rather than each copying them.
 #[cfg(feature = "pdf")]
 pub fn extract_on_threads(
-    bytes: &[u8],
+    bytes: Vec<u8>,
     source: &str,
     settings: &crate::config::IngestSettings,
     threads: usize,
 ) -> Extracted {
-    read::extract(bytes, source, settings, threads, &mut |_, _| {})
+    read::extract(std::sync::Arc::new(bytes), source, settings, threads, &mut |_, _| {})
 }
 
 /// As [`extract`], calling `progress(done, total)` after each page (the worker reports it to the UI).
@@ -318,7 +319,7 @@ pub fn extract_with_progress(
     settings: &crate::config::IngestSettings,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Extracted {
-    read::extract(bytes, source, settings, 1, progress)
+    read::extract(std::sync::Arc::new(bytes.to_vec()), source, settings, 1, progress)
 }
 
 /// The `clair extract --json` contract: points, origin top-left, 1-based pages, text in reading order.

@@ -605,7 +605,7 @@ impl<'a> Device<'a> for Collector {
 }
 
 pub(super) fn extract(
-    bytes: &[u8],
+    data: std::sync::Arc<Vec<u8>>,
     source: &str,
     settings: &IngestSettings,
     threads: usize,
@@ -614,8 +614,10 @@ pub(super) fn extract(
     // wasm32-unknown-unknown has no threads to spawn: the worker reads on its own one.
     #[cfg(target_arch = "wasm32")]
     let threads = threads.min(1);
+    // hayro and pdf-rs read the same bytes, neither a copy of its own (a 10-K is megabytes).
+    let bytes: &[u8] = &data;
     if threads <= 1 {
-        return read_document(bytes, source, settings, 1, progress, || super::structure::read(bytes));
+        return read_document(&data, source, settings, 1, progress, || super::structure::read(bytes));
     }
     // The outline and page labels (pdf-rs) are read beside the pages (hayro): neither needs the
     // other until they are attached, and on a 10-K pdf-rs's part is a few milliseconds of a
@@ -629,14 +631,14 @@ pub(super) fn extract(
             // A thread the OS refuses is not an error: it is read here instead.
             Err(_) => super::structure::read(bytes),
         };
-        read_document(bytes, source, settings, threads, progress, structure)
+        read_document(&data, source, settings, threads, progress, structure)
     })
 }
 
 /// [`extract`] once the document's structure is being read: `structure` hands it over (waiting
 /// for it when it is read on a thread of its own), and is called once.
 fn read_document(
-    bytes: &[u8],
+    data: &std::sync::Arc<Vec<u8>>,
     source: &str,
     settings: &IngestSettings,
     threads: usize,
@@ -656,7 +658,7 @@ fn read_document(
         structure
     };
 
-    let pdf = match Pdf::new(bytes.to_vec()) {
+    let pdf = match Pdf::new(data.clone()) {
         Ok(p) => p,
         Err(hayro_syntax::LoadPdfError::Decryption(e)) => {
             ex.encrypted = true;

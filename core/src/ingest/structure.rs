@@ -80,7 +80,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
     let file = match FileOptions::uncached()
         .cache(MapCache::default(), MapCache::default())
         .parse_options(pdf::object::ParseOptions::tolerant())
-        .load(bytes.to_vec())
+        .load(bytes)
     {
         Ok(f) => f,
         Err(e) => {
@@ -100,15 +100,6 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
     }
     let resolver = file.resolver();
     let n = file.num_pages() as usize;
-    let mut page_index: HashMap<PlainRef, u32> = HashMap::new();
-    for (i, p) in file.pages().enumerate() {
-        if let Ok(p) = p {
-            page_index.insert(p.get_ref(), i as u32 + 1);
-        }
-        if i > 100_000 {
-            break;
-        }
-    }
     let root = file.get_root();
 
     // Page labels (PDF 32000 §12.4.2).
@@ -129,6 +120,22 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
                 Some(label_for(l, i - *start as usize))
             })
             .collect();
+    }
+
+    // The rest is the outline's: a document without one (most filings) has no page tree to walk
+    // and no destinations to name.
+    let Some(outlines) = &root.outlines else {
+        return;
+    };
+    // The pages' objects, for destinations that point at one.
+    let mut page_index: HashMap<PlainRef, u32> = HashMap::new();
+    for (i, p) in file.pages().enumerate() {
+        if let Ok(p) = p {
+            page_index.insert(p.get_ref(), i as u32 + 1);
+        }
+        if i > 100_000 {
+            break;
+        }
     }
 
     // Named destinations, for outline entries that point at a name.
@@ -167,52 +174,50 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
     }
 
     // Outline, depth first in document order.
-    if let Some(outlines) = &root.outlines {
-        let mut stack: Vec<(Ref<OutlineItem>, u32)> = vec![];
-        if let Some(first) = outlines.first {
-            stack.push((first, 0));
+    let mut stack: Vec<(Ref<OutlineItem>, u32)> = vec![];
+    if let Some(first) = outlines.first {
+        stack.push((first, 0));
+    }
+    let mut seen = std::collections::HashSet::new();
+    while let Some((r, level)) = stack.pop() {
+        if s.outline.len() >= MAX_OUTLINE || !seen.insert(r.get_inner()) {
+            continue;
         }
-        let mut seen = std::collections::HashSet::new();
-        while let Some((r, level)) = stack.pop() {
-            if s.outline.len() >= MAX_OUTLINE || !seen.insert(r.get_inner()) {
+        let item = match resolver.get(r) {
+            Ok(i) => i,
+            Err(_) => {
+                s.warnings
+                    .push("part of the document outline could not be read".into());
                 continue;
             }
-            let item = match resolver.get(r) {
-                Ok(i) => i,
-                Err(_) => {
-                    s.warnings
-                        .push("part of the document outline could not be read".into());
-                    continue;
-                }
-            };
-            if let Some(next) = item.next {
-                stack.push((next, level));
+        };
+        if let Some(next) = item.next {
+            stack.push((next, level));
+        }
+        if let Some(child) = item.first {
+            stack.push((child, level + 1));
+        }
+        let title = item
+            .title
+            .as_ref()
+            .map(|t| clean_title(&text_string(t.as_bytes())))
+            .unwrap_or_default();
+        let page = match (&item.dest, &item.action) {
+            (Some(d), _) => {
+                dest_page(d, &resolver, &page_index).or_else(|| named_page(d, &named))
             }
-            if let Some(child) = item.first {
-                stack.push((child, level + 1));
-            }
-            let title = item
-                .title
-                .as_ref()
-                .map(|t| clean_title(&text_string(t.as_bytes())))
-                .unwrap_or_default();
-            let page = match (&item.dest, &item.action) {
-                (Some(d), _) => {
-                    dest_page(d, &resolver, &page_index).or_else(|| named_page(d, &named))
-                }
-                (None, Some(a)) => match &a.d {
-                    Some(MaybeNamedDest::Direct(d)) => d
-                        .page
-                        .as_ref()
-                        .and_then(|r| page_index.get(&r.get_inner()).copied()),
-                    Some(MaybeNamedDest::Named(n)) => named.get(n.as_bytes()).copied(),
-                    None => None,
-                },
-                _ => None,
-            };
-            if let (Some(page), false) = (page, title.is_empty()) {
-                s.outline.push(OutlineEntry { title, page, level });
-            }
+            (None, Some(a)) => match &a.d {
+                Some(MaybeNamedDest::Direct(d)) => d
+                    .page
+                    .as_ref()
+                    .and_then(|r| page_index.get(&r.get_inner()).copied()),
+                Some(MaybeNamedDest::Named(n)) => named.get(n.as_bytes()).copied(),
+                None => None,
+            },
+            _ => None,
+        };
+        if let (Some(page), false) = (page, title.is_empty()) {
+            s.outline.push(OutlineEntry { title, page, level });
         }
     }
 }
