@@ -1745,3 +1745,24 @@ fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
         p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn figures_set_a_little_off_their_labels_baseline_stay_in_the_labels_row() {
+    // NIKE 2018 p43 (market risk): "$ 6 … $ 16" sits 2.7 pt above "Principal payments $ 15", a third
+    // of an em; the label's row and its figures' row were read as two half rows, and the section's
+    // first table was not found at all. Walmart 2020 p66 (accrued liabilities) likewise.
+    let p = fb_page("NIKE_2018_10K.pdf", 43);
+    assert_eq!(p.tables.len(), 2, "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    for t in &p.tables {
+        let grid = t.grid();
+        let row = |label: &str| grid.iter().find(|r| r[0] == label).cloned();
+        let principal = row("Principal payments").unwrap_or_else(|| panic!("{grid:?}"));
+        assert_eq!(principal[1..], ["$ 6", "$ 6", "$ 3", "$ —", "$ —", "$ —", "$ 15", "$ 16"], "{grid:?}");
+        let rate = row("Average interest rate").unwrap_or_else(|| panic!("{grid:?}"));
+        assert_eq!(rate[1..8], ["2.4%", "2.4%", "2.4%", "0.0%", "0.0%", "0.0%", "2.4%"], "{grid:?}");
+    }
+    let p = fb_page("WALMART_2020_10K.pdf", 66);
+    let grid = p.tables.iter().map(|t| t.grid()).find(|g| g.iter().any(|r| r[0].starts_with("Self-insurance"))).expect("accrued liabilities");
+    let row = grid.iter().find(|r| r[0].starts_with("Self-insurance")).unwrap();
+    assert_eq!(row[1..], ["4,469", "3,979"], "{grid:?}");
+}

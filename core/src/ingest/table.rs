@@ -298,7 +298,7 @@ fn has_value(segs: &[Seg]) -> bool {
 pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Vec<Table> {
     let mut lines: Vec<&Line> = lay.lines.iter().filter(|l| l.dir == 0).collect();
     lines.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
-    let folded = fold_scripts(&lines);
+    let folded = fold_offset_figures(fold_scripts(&lines));
     let Reading { mut tables, mut loose } = detect_lines(&folded, graphics, width);
     // A page set in two columns is read a column at a time (`page_columns`); the tables of the
     // first reading that are set across the page stay whole.
@@ -1388,6 +1388,79 @@ fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
             host.bbox[j] = if j < 2 { host.bbox[j].min(lines[k].bbox[j]) } else { host.bbox[j].max(lines[k].bbox[j]) };
         }
     }
+    out.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
+    out
+}
+
+/// How much of the shorter line's height a line of figures must share with a labelled line to be
+/// read as that line's figures set off its baseline (`fold_offset_figures`).
+const OFFSET_FIGURES_OVERLAP: f32 = 0.5;
+/// The most words a line may have beside its figures and still be a row's label for them.
+const OFFSET_FIGURES_LABEL_WORDS: usize = 10;
+
+/// Some writers set a row's figures a little off its label's baseline: NIKE's market-risk table
+/// puts "$ 6 … $ 16" 2.7 pt above "Principal payments", a third of an em, past what layout takes
+/// for one baseline. The row is then laid out as two lines, its label with a figure or two and
+/// the rest of its figures, and each reads as half a row (pdftotext's layout mode shows them as
+/// one). A line of figures only (amounts: a header of years is a row of its own), of the same
+/// size as a line with a label that it overlaps by at least half its height, is folded into that
+/// line when no word of either lies over a word of the other (the one it overlaps most), that
+/// line's words are few enough for a row label, and one of the two holds two figures or more. The lines are in top-to-bottom order; so is the result.
+fn fold_offset_figures(lines: Vec<Line>) -> Vec<Line> {
+    let figures_only = |l: &Line| {
+        l.words.iter().any(|w| is_value(&w.text))
+            && l.words.iter().all(|w| is_value(&w.text) || matches!(w.text.as_str(), "$" | "€" | "£" | "%"))
+    };
+    let wordy = |l: &Line| l.words.iter().filter(|w| w.text.chars().any(char::is_alphabetic) && !is_number(&w.text)).count();
+    let values = |l: &Line| l.words.iter().filter(|w| is_value(&w.text)).count();
+    let overlap = |a: &Line, b: &Line| a.fbot.min(b.fbot) - a.ftop.max(b.ftop);
+    let apart = |a: &Line, b: &Line| {
+        a.words.iter().all(|x| b.words.iter().all(|y| x.fx1 <= y.fx0 + 0.1 * y.size || y.fx1 <= x.fx0 + 0.1 * y.size))
+    };
+    let host_of = |k: usize| -> Option<usize> {
+        let s = &lines[k];
+        if !figures_only(s) {
+            return None;
+        }
+        // Lines are sorted by top: the ones that can overlap this one lie near it in the order.
+        let near = (k.saturating_sub(3)..(k + 4).min(lines.len())).filter(|&j| j != k);
+        near.filter(|&j| {
+            let h = &lines[j];
+            let shorter = (s.fbot - s.ftop).min(h.fbot - h.ftop);
+            // A row's label, not a sentence (a chart's figures beside a paragraph).
+            (1..=OFFSET_FIGURES_LABEL_WORDS).contains(&wordy(h))
+                // A lone figure beside a line of words is a figure of its own (a large "$69" in
+                // one column beside a sentence in the other, an equation's number), unless that
+                // line has figures of its own.
+                && (values(s) >= 2 || values(h) >= 2)
+                && s.size >= 0.8 * h.size
+                && h.size >= 0.8 * s.size
+                && overlap(s, h) >= OFFSET_FIGURES_OVERLAP * shorter
+                && apart(s, h)
+        })
+        .max_by(|&a, &b| overlap(s, &lines[a]).total_cmp(&overlap(s, &lines[b])))
+    };
+    let hosts: Vec<Option<usize>> = (0..lines.len()).map(host_of).collect();
+    if hosts.iter().all(Option::is_none) {
+        return lines;
+    }
+    let mut out: Vec<Option<Line>> = lines.iter().map(|l| Some(l.clone())).collect();
+    for (k, h) in hosts.iter().enumerate() {
+        // A host is labelled, so never folded itself.
+        let Some(h) = *h else { continue };
+        let Some(figures) = out[k].take() else { continue };
+        let Some(host) = out[h].as_mut() else { continue };
+        host.words.extend(figures.words);
+        host.words.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
+        host.fx0 = host.fx0.min(figures.fx0);
+        host.fx1 = host.fx1.max(figures.fx1);
+        host.ftop = host.ftop.min(figures.ftop);
+        host.fbot = host.fbot.max(figures.fbot);
+        for j in 0..4 {
+            host.bbox[j] = if j < 2 { host.bbox[j].min(figures.bbox[j]) } else { host.bbox[j].max(figures.bbox[j]) };
+        }
+    }
+    let mut out: Vec<Line> = out.into_iter().flatten().collect();
     out.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
     out
 }
