@@ -57,7 +57,8 @@ pub mod vision;
 /// row above; a label set centred beside a cell takes all of it); a mark glued to an amount inside
 /// a cell is a mark; a row label wrapped beside two ruled rows spans them; running text set in
 /// boxes whose lines run on across the boxes' edges is text, not a grid.
-/// 12: a line of figures set a little off its label's baseline is read in the label's row.
+/// 12: a line of figures set a little off its label's baseline is read in the label's row; up to
+/// five short label lines in a row keep a table going.
 pub const READER_VERSION: u32 = 12;
 
 use crate::corpus::BBox;

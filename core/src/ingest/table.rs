@@ -452,6 +452,20 @@ const TEXT_BESIDE_ROUNDS: usize = 3;
 /// Tables of a page looked at for a text column beside them.
 const TEXT_BESIDE_TABLES: usize = 64;
 
+/// Label-only lines in a row that a region of rows goes on past (section labels, wrapped labels).
+const MAX_LABEL_LINES: usize = 3;
+/// … or, when every one of them is a short label at the label column, this many: NIKE's market-risk
+/// table heads each debt with "Interest Rate Risk" / "Japanese Yen Functional Currency" /
+/// "Long-term Japanese Yen debt — Fixed" / "rate" before its rows.
+const MAX_SHORT_LABEL_LINES: usize = 5;
+/// Words of a short label (`MAX_SHORT_LABEL_LINES`).
+const SHORT_LABEL_WORDS: usize = 6;
+
+/// The label-only row is a short label set at the label column (`left`).
+fn short_label(r: &Row, left: f32) -> bool {
+    r.segs.len() == 1 && r.segs[0].n_words() <= SHORT_LABEL_WORDS && r.line.fx0 <= left + 2.5 * r.line.size
+}
+
 fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
     let lines: Vec<&Line> = folded.iter().collect();
     let mut rows: Vec<Row> = lines.iter().map(|l| Row::new(l)).collect();
@@ -479,6 +493,8 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
         let mut end = i;
         let mut j = i + 1;
         let mut misses = 0;
+        // Of those, the short labels at the label column (see MAX_SHORT_LABEL_LINES).
+        let mut short_misses = 0;
         let mut left = rows[i].line.fx0;
         // The right edge of the rows so far, once a labelled row with figures has been seen (a
         // header row alone does not show where the table ends).
@@ -509,6 +525,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
             if r.row_like() {
                 end = j;
                 misses = 0;
+                short_misses = 0;
                 left = left.min(r.line.fx0);
                 right = right.max(r.line.fx1);
                 labelled |= labelled_row(r);
@@ -521,7 +538,8 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
                 other_column = true;
             } else if r.segs.len() == 1
                 && r.segs[0].n_words() <= 12
-                && misses < 3
+                && (misses < MAX_LABEL_LINES
+                    || misses < MAX_SHORT_LABEL_LINES && short_misses == misses && short_label(r, left))
                 && (r.line.fx0 <= left + 2.5 * r.line.size && !sentence_across(&r.segs[0], &cols, size)
                     || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size
                         && (rows[end].has_value() || rows[end].segs.len() >= 3))
@@ -530,6 +548,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
                 // cell wrapped under a value column of a full row; a line elsewhere (a
                 // centred title, the heading of the next table) ends the region.
                 misses += 1;
+                short_misses += usize::from(short_label(r, left));
             } else {
                 break;
             }
