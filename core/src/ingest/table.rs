@@ -1398,17 +1398,22 @@ fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
             }
             continue;
         };
-        let host = &mut out[i];
-        host.words.extend(lines[k].words.iter().cloned());
-        host.words.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
-        host.fx0 = host.fx0.min(lines[k].fx0);
-        host.fx1 = host.fx1.max(lines[k].fx1);
-        for j in 0..4 {
-            host.bbox[j] = if j < 2 { host.bbox[j].min(lines[k].bbox[j]) } else { host.bbox[j].max(lines[k].bbox[j]) };
-        }
+        // A script keeps its host's top and bottom (the host's size and place in the order).
+        take_in(&mut out[i], lines[k].clone());
     }
     out.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
     out
+}
+
+/// `host` takes in the words of `other` (in order along the line), its left and right ends and its box.
+fn take_in(host: &mut Line, other: Line) {
+    host.fx0 = host.fx0.min(other.fx0);
+    host.fx1 = host.fx1.max(other.fx1);
+    for j in 0..4 {
+        host.bbox[j] = if j < 2 { host.bbox[j].min(other.bbox[j]) } else { host.bbox[j].max(other.bbox[j]) };
+    }
+    host.words.extend(other.words);
+    host.words.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
 }
 
 /// How much of the shorter line's height a line of figures must share with a labelled line to be
@@ -1469,15 +1474,10 @@ fn fold_offset_figures(lines: Vec<Line>) -> Vec<Line> {
         let Some(h) = *h else { continue };
         let Some(figures) = out[k].take() else { continue };
         let Some(host) = out[h].as_mut() else { continue };
-        host.words.extend(figures.words);
-        host.words.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
-        host.fx0 = host.fx0.min(figures.fx0);
-        host.fx1 = host.fx1.max(figures.fx1);
+        // The row is as tall as both lines.
         host.ftop = host.ftop.min(figures.ftop);
         host.fbot = host.fbot.max(figures.fbot);
-        for j in 0..4 {
-            host.bbox[j] = if j < 2 { host.bbox[j].min(figures.bbox[j]) } else { host.bbox[j].max(figures.bbox[j]) };
-        }
+        take_in(host, figures);
     }
     let mut out: Vec<Line> = out.into_iter().flatten().collect();
     out.sort_by(|a, b| a.ftop.total_cmp(&b.ftop).then(a.fx0.total_cmp(&b.fx0)));
