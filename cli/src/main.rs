@@ -86,7 +86,9 @@ fn quiet_on_a_closed_pipe() {
 /// kernel then zeroes 2 MiB on the first touch of each: a quarter of one thread's time on eight
 /// FinanceBench 10-Ks (perf: `clear_page_erms` under `mi_page_free_list_extend`), since a page's
 /// glyphs and boxes are many small, short-lived allocations. A `clair` run lives for a fraction of
-/// a second; ordinary 4 KiB pages cost it far less (docs/extraction.md, "Huge pages").
+/// a second; ordinary 4 KiB pages cost it far less (docs/extraction.md, "Huge pages"). This comes
+/// too late for mimalloc's first arena (Rust's runtime allocates before `main`), so mimalloc is
+/// also built without its `madvise` (feature `no_thp`, cli/Cargo.toml).
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: prctl(PR_SET_THP_DISABLE, 1) only sets a flag on this process's memory map; it takes

@@ -650,10 +650,11 @@ fn read_document(
         ..Default::default()
     };
     // The structure's warnings come first, as when it was read before the pages.
-    let take_structure = |ex: &mut Extracted, structure: super::structure::Structure| {
+    // `page_of` numbers the page objects outline entries point at (none when no page was read).
+    let take_structure = |ex: &mut Extracted, structure: super::structure::Structure, page_of: &HashMap<(u64, u64), u32>| {
         ex.encrypted |= structure.encrypted;
         ex.title = structure.title.clone();
-        ex.outline = structure.outline.clone();
+        ex.outline = structure.outline(page_of);
         ex.warnings.splice(0..0, structure.warnings.iter().cloned());
         structure
     };
@@ -666,14 +667,14 @@ fn read_document(
                 "{source}: the file is encrypted and does not open with an empty user password ({e:?}); \
                  remove the password and load it again"
             ));
-            take_structure(&mut ex, structure());
+            take_structure(&mut ex, structure(), &HashMap::new());
             return ex;
         }
         Err(hayro_syntax::LoadPdfError::Invalid) => {
             ex.warnings.push(format!(
                 "{source}: not a readable PDF (no usable cross-reference table or page tree)"
             ));
-            take_structure(&mut ex, structure());
+            take_structure(&mut ex, structure(), &HashMap::new());
             return ex;
         }
     };
@@ -689,7 +690,9 @@ fn read_document(
         progress(number, total);
     };
     let threads = threads.clamp(1, order.len().max(1));
-    // Fonts and decoded objects are cached per reading thread: hayro's cache is `Rc`, not shared.
+    // Fonts and decoded objects are cached per reading thread (hayro's cache is `Rc`); the font
+    // files they are built on are inflated once for all (hayro patched: vendor/PATCHES.md).
+    let font_files = hayro_interpret::font::SharedFontFiles::default();
     let mut read_on_threads = false;
     if threads > 1 {
         // Pages are independent until the whole-document passes below, so they are read on
@@ -701,13 +704,13 @@ fn read_document(
             let mut spawned = 0;
             for _ in 0..threads {
                 let tx = tx.clone();
-                let (pipeline, pdf, pages, order) = (&pipeline, &pdf, &pages, &order);
+                let (pipeline, pdf, pages, order, font_files) = (&pipeline, &pdf, &pages, &order, &font_files);
                 // A thread the OS refuses is not an error: the others (or, with none, the caller's
                 // own thread below) read its pages. The first thread started leads.
                 let lead = spawned == 0;
                 let reader = std::thread::Builder::new().name("clair-read".into());
                 let started = reader.spawn_scoped(scope, move || {
-                    let cache = InterpreterCache::new();
+                    let cache = InterpreterCache::with_font_files(font_files);
                     while let Some(job) = pipeline.next(lead) {
                         let (i, read) = match job {
                             Job::Build(i, read) => (i, build(read, settings, source)),
@@ -759,7 +762,16 @@ fn read_document(
             "{source}: {font_warnings} page(s) have glyphs without a Unicode mapping"
         ));
     }
-    let structure = take_structure(&mut ex, structure());
+    // Each page object's number, the last where the tree shows one twice (as pdf-rs numbered them).
+    let page_of: HashMap<(u64, u64), u32> = order
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &k)| {
+            let id = pages[k].raw().obj_id()?;
+            Some(((u64::from(id.obj_number), u64::try_from(id.gen_number).ok()?), i as u32 + 1))
+        })
+        .collect();
+    let structure = take_structure(&mut ex, structure(), &page_of);
     super::structure::attach(&mut ex, &structure);
     super::furniture::mark(&mut ex.pages);
     // After furniture is marked: running headers repeat item numbers without being headings.
@@ -773,8 +785,9 @@ fn read_document(
 /// How pages are shared out among reading threads (issue 3, speed bar). A page is read in two
 /// halves: hayro interprets it ([`interpret_page`]), and we build its layout, tables and signals
 /// ([`build`]). hayro caches fonts and decoded objects per thread (its cache is `Rc`), so every
-/// thread that interprets pages loads and inflates again the fonts they share — on a 10-K whose
-/// halves two threads read, a tenth more work than one thread does. So one thread, the lead,
+/// thread that interprets pages builds again the fonts they share (their files are inflated once,
+/// vendor/PATCHES.md) and decodes again the objects — on a 10-K whose halves two threads read,
+/// more work than one thread does. So one thread, the lead,
 /// interprets the pages in order from the front with one warm cache and hands them over; the
 /// other threads build what it hands over, and only when nothing is waiting do they interpret a
 /// page themselves, the last one left, and build it. Our half is lighter than hayro's, so on two

@@ -13,10 +13,46 @@ use std::collections::HashMap;
 pub(super) struct Structure {
     pub encrypted: bool,
     pub title: Option<String>,
-    pub outline: Vec<OutlineEntry>,
+    /// The outline, depth first in document order, pointing at page objects: [`Structure::outline`]
+    /// numbers them once hayro has read the page tree.
+    pub entries: Vec<Entry>,
     /// Label per 0-based page index.
     pub labels: Vec<Option<String>>,
     pub warnings: Vec<String>,
+}
+
+/// An outline entry as pdf-rs reads it, before its page is numbered.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    pub title: String,
+    pub target: Target,
+    pub level: u32,
+}
+
+/// Where a destination points: a page object (object number and generation), or a page number
+/// written in its place (0-based in the file, 1-based here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Target {
+    Object(u64, u64),
+    Number(u32),
+}
+
+impl Structure {
+    /// The outline with each entry's page numbered: `page_of` numbers the document's page objects
+    /// (1-based, in the order the page tree shows them). An entry pointing at anything else is
+    /// left out.
+    pub(super) fn outline(&self, page_of: &HashMap<(u64, u64), u32>) -> Vec<OutlineEntry> {
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                let page = match e.target {
+                    Target::Object(id, gen) => *page_of.get(&(id, gen))?,
+                    Target::Number(n) => n,
+                };
+                Some(OutlineEntry { title: e.title.clone(), page, level: e.level })
+            })
+            .collect()
+    }
 }
 
 /// A single-threaded object/stream cache: uncached, pdf-rs decodes an object stream again for every
@@ -122,24 +158,15 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
             .collect();
     }
 
-    // The rest is the outline's: a document without one (most filings) has no page tree to walk
-    // and no destinations to name.
+    // The rest is the outline's: a document without one (most filings) has no destinations to
+    // name. Destinations point at page objects, numbered later from the page tree hayro walks
+    // (`Structure::outline`): walking it here too cost a 10-K's second thread 7 ms.
     let Some(outlines) = &root.outlines else {
         return;
     };
-    // The pages' objects, for destinations that point at one.
-    let mut page_index: HashMap<PlainRef, u32> = HashMap::new();
-    for (i, p) in file.pages().enumerate() {
-        if let Ok(p) = p {
-            page_index.insert(p.get_ref(), i as u32 + 1);
-        }
-        if i > 100_000 {
-            break;
-        }
-    }
 
     // Named destinations, for outline entries that point at a name.
-    let mut named: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut named: HashMap<Vec<u8>, Target> = HashMap::new();
     if let Some(names) = &root.names {
         if let Some(dests) = &names.dests {
             let raw_dests = resolver
@@ -153,9 +180,9 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
             if raw_dests.is_some_and(|d| name_tree_is_sound(&d, &resolver)) {
                 let _ = dests.walk(&resolver, &mut |k, v| {
                     if let Some(d) = v {
-                        if let Some(p) = d.page.as_ref().and_then(|r| page_index.get(&r.get_inner())) {
+                        if let Some(r) = &d.page {
                             if named.len() < 200_000 {
-                                named.insert(k.as_bytes().to_vec(), *p);
+                                named.insert(k.as_bytes().to_vec(), object(r.get_inner()));
                             }
                         }
                     }
@@ -167,7 +194,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
     }
     if let Some(dests) = &root.dests {
         for (k, v) in dests.iter() {
-            if let Some(p) = dest_page(v, &resolver, &page_index) {
+            if let Some(p) = dest_page(v, &resolver) {
                 named.insert(k.as_str().as_bytes().to_vec(), p);
             }
         }
@@ -180,7 +207,7 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
     }
     let mut seen = std::collections::HashSet::new();
     while let Some((r, level)) = stack.pop() {
-        if s.outline.len() >= MAX_OUTLINE || !seen.insert(r.get_inner()) {
+        if s.entries.len() >= MAX_OUTLINE || !seen.insert(r.get_inner()) {
             continue;
         }
         let item = match resolver.get(r) {
@@ -202,22 +229,17 @@ fn read_inner(bytes: &[u8], s: &mut Structure) {
             .as_ref()
             .map(|t| clean_title(&text_string(t.as_bytes())))
             .unwrap_or_default();
-        let page = match (&item.dest, &item.action) {
-            (Some(d), _) => {
-                dest_page(d, &resolver, &page_index).or_else(|| named_page(d, &named))
-            }
+        let target = match (&item.dest, &item.action) {
+            (Some(d), _) => dest_page(d, &resolver).or_else(|| named_page(d, &named)),
             (None, Some(a)) => match &a.d {
-                Some(MaybeNamedDest::Direct(d)) => d
-                    .page
-                    .as_ref()
-                    .and_then(|r| page_index.get(&r.get_inner()).copied()),
+                Some(MaybeNamedDest::Direct(d)) => d.page.as_ref().map(|r| object(r.get_inner())),
                 Some(MaybeNamedDest::Named(n)) => named.get(n.as_bytes()).copied(),
                 None => None,
             },
             _ => None,
         };
-        if let (Some(page), false) = (page, title.is_empty()) {
-            s.outline.push(OutlineEntry { title, page, level });
+        if let (Some(target), false) = (target, title.is_empty()) {
+            s.entries.push(Entry { title, target, level });
         }
     }
 }
@@ -258,7 +280,11 @@ fn clean_title(t: &str) -> String {
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn dest_page(p: &Primitive, r: &impl Resolve, pages: &HashMap<PlainRef, u32>) -> Option<u32> {
+fn object(r: PlainRef) -> Target {
+    Target::Object(r.id, u64::from(r.gen))
+}
+
+fn dest_page(p: &Primitive, r: &impl Resolve) -> Option<Target> {
     let p = match p {
         Primitive::Reference(x) => r.resolve(*x).ok()?,
         p => p.clone(),
@@ -269,14 +295,14 @@ fn dest_page(p: &Primitive, r: &impl Resolve, pages: &HashMap<PlainRef, u32>) ->
     };
     let arr = p.as_array().ok()?;
     match arr.first()? {
-        Primitive::Reference(x) => pages.get(x).copied(),
+        Primitive::Reference(x) => Some(object(*x)),
         // Remote-style destinations give a 0-based page number.
-        Primitive::Integer(i) if *i >= 0 => Some(*i as u32 + 1),
+        Primitive::Integer(i) if *i >= 0 => Some(Target::Number(*i as u32 + 1)),
         _ => None,
     }
 }
 
-fn named_page(p: &Primitive, named: &HashMap<Vec<u8>, u32>) -> Option<u32> {
+fn named_page(p: &Primitive, named: &HashMap<Vec<u8>, Target>) -> Option<Target> {
     match p {
         Primitive::String(s) => named.get(s.as_bytes()).copied(),
         Primitive::Name(n) => named.get(n.as_bytes()).copied(),
@@ -416,7 +442,7 @@ fn name_tree_is_sound(node: &Primitive, r: &impl Resolve) -> bool {
 /// Attach labels and sections to pages: a page's section is the last outline entry at or before it
 /// (deepest entry wins on its own page).
 pub(super) fn attach(ex: &mut Extracted, s: &Structure) {
-    let mut entries: Vec<&OutlineEntry> = s.outline.iter().collect();
+    let mut entries: Vec<&OutlineEntry> = ex.outline.iter().collect();
     entries.sort_by_key(|e| e.page);
     for p in ex.pages.iter_mut() {
         p.label = s.labels.get(p.page as usize - 1).cloned().flatten();

@@ -1,0 +1,10 @@
+pub(crate) mod glyph_names;
+pub(crate) mod mac_expert;
+pub(crate) mod mac_os_roman;
+pub(crate) mod mac_roman;
+pub(crate) mod metrics;
+pub(crate) mod standard;
+pub(crate) mod symbol;
+pub(crate) mod tex_glyph_names;
+pub(crate) mod win_ansi;
+pub(crate) mod zapf_dings;
