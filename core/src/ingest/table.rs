@@ -24,6 +24,13 @@ impl Seg {
     fn text(&self) -> String {
         join_words(&self.words)
     }
+    /// `self.text() == t`, without building the text (`segments` asks it of every segment).
+    fn reads(&self, t: &str) -> bool {
+        // A word with right-to-left letters, which `join_words` would reorder, matches no part of
+        // the (left-to-right) texts asked about.
+        let mut parts = t.split(' ');
+        self.words.iter().all(|w| parts.next() == Some(w.text.as_str())) && parts.next().is_none()
+    }
     fn n_words(&self) -> usize {
         self.words.len()
     }
@@ -82,6 +89,14 @@ pub(crate) fn is_number(s: &str) -> bool {
 }
 
 fn is_single_number(s: &str) -> bool {
+    // Every character of a number is one of these (what is trimmed below, then the figure's own):
+    // a word with any other is not one, and most words are told at their first letter.
+    let numeric = |c: char| {
+        c.is_ascii_digit() || c.is_whitespace() || matches!(c, ',' | '.' | '*' | 'x' | 'X' | '$' | '€' | '£' | '(' | ')' | '%' | '-' | '−' | '–' | '—')
+    };
+    if !s.chars().all(numeric) {
+        return false;
+    }
     // A dash stands for zero/nil in a statement column.
     if matches!(
         s.trim(),
@@ -166,7 +181,8 @@ fn segments(line: &Line) -> Vec<Seg> {
     let mut out: Vec<Seg> = vec![];
     let mut pending: Option<Seg> = None;
     for s in segs {
-        let t = s.text();
+        let opens = ["$", "€", "£", "$ (", "(", "$("].iter().any(|t| s.reads(t));
+        let closes = ["%", ")", ")%", "%)"].iter().any(|t| s.reads(t));
         let s = match pending.take() {
             Some(mut p) => {
                 p.words.extend(s.words);
@@ -175,11 +191,11 @@ fn segments(line: &Line) -> Vec<Seg> {
             }
             None => s,
         };
-        if matches!(t.as_str(), "$" | "€" | "£" | "$ (" | "(" | "$(") {
+        if opens {
             pending = Some(s);
             continue;
         }
-        if matches!(t.as_str(), "%" | ")" | ")%" | "%)") {
+        if closes {
             if let Some(prev) = out.last_mut() {
                 prev.words.extend(s.words);
                 prev.x1 = s.x1;
@@ -1431,9 +1447,10 @@ const OFFSET_FIGURES_LABEL_WORDS: usize = 10;
 /// line when no word of either lies over a word of the other (the one it overlaps most), that
 /// line's words are few enough for a row label, and one of the two holds two figures or more. The lines are in top-to-bottom order; so is the result.
 fn fold_offset_figures(lines: Vec<Line>) -> Vec<Line> {
+    // (`all` first: a line of words is told at its first.)
     let figures_only = |l: &Line| {
-        l.words.iter().any(|w| is_value(&w.text))
-            && l.words.iter().all(|w| is_value(&w.text) || matches!(w.text.as_str(), "$" | "€" | "£" | "%"))
+        l.words.iter().all(|w| is_value(&w.text) || matches!(w.text.as_str(), "$" | "€" | "£" | "%"))
+            && l.words.iter().any(|w| is_value(&w.text))
     };
     let wordy = |l: &Line| l.words.iter().filter(|w| w.text.chars().any(char::is_alphabetic) && !is_number(&w.text)).count();
     let values = |l: &Line| l.words.iter().filter(|w| is_value(&w.text)).count();
