@@ -617,33 +617,137 @@ pub(super) fn extract(
     // hayro and pdf-rs read the same bytes, neither a copy of its own (a 10-K is megabytes).
     let bytes: &[u8] = &data;
     if threads <= 1 {
-        return read_document(&data, source, settings, 1, progress, || super::structure::read(bytes));
+        return read_document(&data, source, settings, progress, || super::structure::read(bytes), None);
     }
-    // The outline and page labels (pdf-rs) are read beside the pages (hayro): neither needs the
-    // other until they are attached, and on a 10-K pdf-rs's part is a few milliseconds of a
-    // hundred that would otherwise come first, on one core.
+    // The calling thread opens the document and then leads (`Pipeline`); the other readers are
+    // started first, before it is opened: a thread started once the others run waits for a core
+    // they hold (on VERIZON_2021_10K the second reader began 3–4 ms after the first). The first of
+    // them reads the outline and page labels (pdf-rs) while hayro opens the file here: neither
+    // needs the other until they are attached.
+    let ready = Ready::default();
     std::thread::scope(|scope| {
-        let beside = std::thread::Builder::new()
-            .name("clair-structure".into())
-            .spawn_scoped(scope, || super::structure::read(bytes));
-        let structure = move || match beside {
-            Ok(handle) => handle.join().unwrap_or_else(|_| super::structure::unreadable()),
-            // A thread the OS refuses is not an error: it is read here instead.
-            Err(_) => super::structure::read(bytes),
+        // However this thread leaves (a panic included), the helpers are let go: one waiting for a
+        // document never opened would keep the scope from ending.
+        let _release = Release(&ready);
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, PageRead)>();
+        let mut helpers = vec![];
+        for h in 1..threads {
+            let (tx, ready) = (tx.clone(), &ready);
+            let started = std::thread::Builder::new().name("clair-read".into()).spawn_scoped(scope, move || {
+                let structure = (h == 1).then(|| super::structure::read(bytes));
+                if let Some(opened) = ready.wait() {
+                    read_pages(opened, false, &tx, settings, source);
+                }
+                structure
+            });
+            // A thread the OS refuses is not an error: the others (or this one) read its pages.
+            match started {
+                Ok(handle) => helpers.push(handle),
+                Err(_) => break,
+            }
+        }
+        let on_threads = (!helpers.is_empty()).then_some(OnThreads { ready: &ready, tx, rx });
+        let first = (!helpers.is_empty()).then(|| helpers.swap_remove(0));
+        let structure = move || match first {
+            Some(handle) => handle.join().ok().flatten().unwrap_or_else(super::structure::unreadable),
+            None => super::structure::read(bytes),
         };
-        read_document(&data, source, settings, threads, progress, structure)
+        read_document(&data, source, settings, progress, structure, on_threads)
     })
 }
 
+/// The document as the reading threads share it (`Pipeline`), once the calling thread opened it.
+struct Opened {
+    pdf: Pdf,
+    /// `page_order`: hayro's page index for each page of the document.
+    order: Vec<usize>,
+    pipeline: Pipeline<Interpreted>,
+    /// Every thread caches fonts and decoded objects of its own (hayro's cache is `Rc`); the font
+    /// files they are built on are inflated once for all (hayro patched: vendor/PATCHES.md).
+    font_files: hayro_interpret::font::SharedFontFiles,
+}
+
+/// Where helpers wait for the document: `Some` once it is open, `None` when it could not be (or
+/// the thread opening it gave up).
+#[derive(Default)]
+struct Ready {
+    opened: std::sync::OnceLock<Option<Opened>>,
+    set: (std::sync::Mutex<bool>, std::sync::Condvar),
+}
+
+impl Ready {
+    /// Hand the document (or its absence) to the helpers; the first call decides.
+    fn open(&self, opened: Option<Opened>) -> Option<&Opened> {
+        let first = self.opened.get_or_init(|| opened).as_ref();
+        let (lock, changed) = &self.set;
+        *lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        changed.notify_all();
+        first
+    }
+
+    fn wait(&self) -> Option<&Opened> {
+        let (lock, changed) = &self.set;
+        let mut set = lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        while !*set {
+            set = changed.wait(set).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        drop(set);
+        self.opened.get().and_then(Option::as_ref)
+    }
+}
+
+/// Lets the helpers go when dropped (`extract`).
+struct Release<'a>(&'a Ready);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        self.0.open(None);
+    }
+}
+
+/// The calling thread's end of reading on threads: where helpers wait for the document, and the
+/// channel pages come back on.
+struct OnThreads<'a> {
+    ready: &'a Ready,
+    tx: std::sync::mpsc::Sender<(usize, PageRead)>,
+    rx: std::sync::mpsc::Receiver<(usize, PageRead)>,
+}
+
+/// One reading thread's share of the pages (`Pipeline`), each sent back as it is done.
+fn read_pages(o: &Opened, lead: bool, tx: &std::sync::mpsc::Sender<(usize, PageRead)>, settings: &IngestSettings, source: &str) {
+    let pages = o.pdf.pages();
+    let cache = InterpreterCache::with_font_files(&o.font_files);
+    while let Some(job) = o.pipeline.next(lead) {
+        let (i, read) = match job {
+            Job::Build(i, read) => (i, build(read, settings, source)),
+            Job::Interpret(i) => {
+                match interpret_page(&o.pdf, &pages[o.order[i]], i as u32 + 1, &cache, settings, source) {
+                    // The lead hands its pages over to be built; a helper builds its own.
+                    Ok(read) if lead => {
+                        o.pipeline.hand_over(i, read);
+                        continue;
+                    }
+                    Ok(read) => (i, build(read, settings, source)),
+                    Err(skipped) => (i, skipped),
+                }
+            }
+        };
+        if tx.send((i, read)).is_err() {
+            break;
+        }
+    }
+}
+
 /// [`extract`] once the document's structure is being read: `structure` hands it over (waiting
-/// for it when it is read on a thread of its own), and is called once.
+/// for it when it is read on a thread of its own), and is called once. With `on_threads`, helpers
+/// wait to read pages beside this thread.
 fn read_document(
     data: &std::sync::Arc<Vec<u8>>,
     source: &str,
     settings: &IngestSettings,
-    threads: usize,
     progress: &mut dyn FnMut(u32, u32),
     structure: impl FnOnce() -> super::structure::Structure,
+    on_threads: Option<OnThreads<'_>>,
 ) -> Extracted {
     let mut ex = Extracted {
         source: source.to_string(),
@@ -661,24 +765,26 @@ fn read_document(
 
     let pdf = match Pdf::new(data.clone()) {
         Ok(p) => p,
-        Err(hayro_syntax::LoadPdfError::Decryption(e)) => {
-            ex.encrypted = true;
-            ex.warnings.push(format!(
-                "{source}: the file is encrypted and does not open with an empty user password ({e:?}); \
-                 remove the password and load it again"
-            ));
-            take_structure(&mut ex, structure(), &HashMap::new());
-            return ex;
-        }
-        Err(hayro_syntax::LoadPdfError::Invalid) => {
-            ex.warnings.push(format!(
-                "{source}: not a readable PDF (no usable cross-reference table or page tree)"
-            ));
+        Err(e) => {
+            if let Some(t) = &on_threads {
+                t.ready.open(None);
+            }
+            match e {
+                hayro_syntax::LoadPdfError::Decryption(e) => {
+                    ex.encrypted = true;
+                    ex.warnings.push(format!(
+                        "{source}: the file is encrypted and does not open with an empty user password ({e:?}); \
+                         remove the password and load it again"
+                    ));
+                }
+                hayro_syntax::LoadPdfError::Invalid => ex.warnings.push(format!(
+                    "{source}: not a readable PDF (no usable cross-reference table or page tree)"
+                )),
+            }
             take_structure(&mut ex, structure(), &HashMap::new());
             return ex;
         }
     };
-    let pages = pdf.pages();
     let order = page_order(&pdf);
     let total = order.len() as u32;
     let mut font_warnings = 0usize;
@@ -689,55 +795,23 @@ fn read_document(
         ex.pages.push(r.page);
         progress(number, total);
     };
-    let threads = threads.clamp(1, order.len().max(1));
-    // Fonts and decoded objects are cached per reading thread (hayro's cache is `Rc`); the font
-    // files they are built on are inflated once for all (hayro patched: vendor/PATCHES.md).
-    let font_files = hayro_interpret::font::SharedFontFiles::default();
-    let mut read_on_threads = false;
-    if threads > 1 {
-        // Pages are independent until the whole-document passes below, so they are read on
-        // `threads` threads sharing the work as `Pipeline` says; results are put back in page
+    let opened = Opened {
+        pipeline: Pipeline::new(order.len()),
+        pdf,
+        order,
+        font_files: Default::default(),
+    };
+    let o = match on_threads {
+        // Pages are independent until the whole-document passes below, so they are read on this
+        // thread and the helpers, sharing the work as `Pipeline` says; results are put back in page
         // order (the output is the same as on one thread) and progress is reported in that order.
-        let pipeline = Pipeline::<Interpreted>::new(order.len());
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, PageRead)>();
-        read_on_threads = std::thread::scope(|scope| {
-            let mut spawned = 0;
-            for _ in 0..threads {
-                let tx = tx.clone();
-                let (pipeline, pdf, pages, order, font_files) = (&pipeline, &pdf, &pages, &order, &font_files);
-                // A thread the OS refuses is not an error: the others (or, with none, the caller's
-                // own thread below) read its pages. The first thread started leads.
-                let lead = spawned == 0;
-                let reader = std::thread::Builder::new().name("clair-read".into());
-                let started = reader.spawn_scoped(scope, move || {
-                    let cache = InterpreterCache::with_font_files(font_files);
-                    while let Some(job) = pipeline.next(lead) {
-                        let (i, read) = match job {
-                            Job::Build(i, read) => (i, build(read, settings, source)),
-                            Job::Interpret(i) => {
-                                match interpret_page(pdf, &pages[order[i]], i as u32 + 1, &cache, settings, source) {
-                                    // The lead hands its pages over to be built; a helper builds its own.
-                                    Ok(read) if lead => {
-                                        pipeline.hand_over(i, read);
-                                        continue;
-                                    }
-                                    Ok(read) => (i, build(read, settings, source)),
-                                    Err(skipped) => (i, skipped),
-                                }
-                            }
-                        };
-                        if tx.send((i, read)).is_err() {
-                            break;
-                        }
-                    }
-                });
-                spawned += usize::from(started.is_ok());
-            }
+        Some(OnThreads { ready, tx, rx }) => {
+            let Some(o) = ready.open(Some(opened)) else {
+                return ex;
+            };
+            read_pages(o, true, &tx, settings, source);
             drop(tx);
-            if spawned == 0 {
-                return false;
-            }
-            let mut done: Vec<Option<PageRead>> = (0..order.len()).map(|_| None).collect();
+            let mut done: Vec<Option<PageRead>> = (0..o.order.len()).map(|_| None).collect();
             let mut at = 0;
             for (i, r) in rx {
                 if let Some(slot) = done.get_mut(i) {
@@ -748,22 +822,27 @@ fn read_document(
                     at += 1;
                 }
             }
-            true
-        });
-    }
-    if !read_on_threads {
-        let cache = InterpreterCache::new();
-        for (i, &k) in order.iter().enumerate() {
-            keep(&mut ex, read_page(&pdf, &pages[k], i as u32 + 1, &cache, settings, source));
+            o
         }
-    }
+        None => {
+            let pages = opened.pdf.pages();
+            let cache = InterpreterCache::with_font_files(&opened.font_files);
+            for (i, &k) in opened.order.iter().enumerate() {
+                keep(&mut ex, read_page(&opened.pdf, &pages[k], i as u32 + 1, &cache, settings, source));
+            }
+            drop(cache);
+            &opened
+        }
+    };
     if font_warnings > 0 {
         ex.warnings.push(format!(
             "{source}: {font_warnings} page(s) have glyphs without a Unicode mapping"
         ));
     }
     // Each page object's number, the last where the tree shows one twice (as pdf-rs numbered them).
-    let page_of: HashMap<(u64, u64), u32> = order
+    let pages = o.pdf.pages();
+    let page_of: HashMap<(u64, u64), u32> = o
+        .order
         .iter()
         .enumerate()
         .filter_map(|(i, &k)| {
