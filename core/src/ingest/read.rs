@@ -490,6 +490,7 @@ impl<'a> Device<'a> for Collector {
         let from = self.glyphs.len();
         self.last_fill = (from, from);
         self.memo.next_run();
+        self.glyphs.reserve(run.glyphs().len().min(MAX_GLYPHS.saturating_sub(from)));
         for pg in run.glyphs() {
             if self.glyphs.len() >= MAX_GLYPHS {
                 self.overflow = true;
@@ -624,6 +625,7 @@ pub(super) fn extract(
     // they hold (on VERIZON_2021_10K the second reader began 3–4 ms after the first). The first of
     // them reads the outline and page labels (pdf-rs) while hayro opens the file here: neither
     // needs the other until they are attached.
+    let threads = threads.min(MAX_READERS);
     let ready = Ready::default();
     std::thread::scope(|scope| {
         // However this thread leaves (a panic included), the helpers are let go: one waiting for a
@@ -655,6 +657,10 @@ pub(super) fn extract(
         read_document(&data, source, settings, progress, structure, on_threads)
     })
 }
+
+/// Reading threads at most: they are started before the page count is known, and past a few
+/// helpers the one lead's pace bounds the rest (`Pipeline`).
+const MAX_READERS: usize = 8;
 
 /// The document as the reading threads share it (`Pipeline`), once the calling thread opened it.
 struct Opened {
