@@ -678,27 +678,29 @@ struct Opened {
 #[derive(Default)]
 struct Ready {
     opened: std::sync::OnceLock<Option<Opened>>,
-    set: (std::sync::Mutex<bool>, std::sync::Condvar),
+    /// Taken by `open` after it sets `opened`, so a helper never misses the signal.
+    signal: (std::sync::Mutex<()>, std::sync::Condvar),
 }
 
 impl Ready {
     /// Hand the document (or its absence) to the helpers; the first call decides.
     fn open(&self, opened: Option<Opened>) -> Option<&Opened> {
         let first = self.opened.get_or_init(|| opened).as_ref();
-        let (lock, changed) = &self.set;
-        *lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        let (lock, changed) = &self.signal;
+        drop(lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         changed.notify_all();
         first
     }
 
     fn wait(&self) -> Option<&Opened> {
-        let (lock, changed) = &self.set;
-        let mut set = lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        while !*set {
-            set = changed.wait(set).unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (lock, changed) = &self.signal;
+        let mut guard = lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        loop {
+            if let Some(opened) = self.opened.get() {
+                return opened.as_ref();
+            }
+            guard = changed.wait(guard).unwrap_or_else(std::sync::PoisonError::into_inner);
         }
-        drop(set);
-        self.opened.get().and_then(Option::as_ref)
     }
 }
 
@@ -836,7 +838,6 @@ fn read_document(
             for (i, &k) in opened.order.iter().enumerate() {
                 keep(&mut ex, read_page(&opened.pdf, &pages[k], i as u32 + 1, &cache, settings, source));
             }
-            drop(cache);
             &opened
         }
     };
