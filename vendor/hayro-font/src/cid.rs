@@ -17,6 +17,7 @@ use hayro_syntax::object::{Array, Object};
 use kurbo::Vec2;
 use rustc_hash::FxHashMap;
 use std::ops::Deref;
+use std::cell::Cell;
 
 #[derive(Debug)]
 pub(crate) struct Type0Font {
@@ -38,6 +39,29 @@ pub(crate) struct Type0Font {
     /// Whether the `to_unicode` map is a UCS2 `CMap` (CID-indexed) rather than
     /// a `ToUnicode` `CMap` (code-indexed).
     to_unicode_is_cid_indexed: bool,
+    /// clair patch (vendor/PATCHES.md): what the encoding said, remembered.
+    memo: CodeMemo,
+}
+
+/// clair patch (vendor/PATCHES.md): answers of the encoding `CMap` remembered per font. Every
+/// glyph shown asks for its code's CID four or five times (glyph, advance, displacement, width,
+/// Unicode), each a binary search that first fails at one byte; on a 10-K set in CID fonts these
+/// searches were a twentieth of `clair extract`'s time. Answers are the same, only not searched again.
+#[derive(Debug)]
+struct CodeMemo {
+    /// `code_to_cid`, direct-mapped by code: `(code, answer)` of the last code in each slot.
+    cids: Box<[Cell<Option<(u32, Option<u32>)>>; 256]>,
+    /// Whether a byte is a one-byte code of the encoding: 0 not asked yet, 1 yes, 2 no.
+    one_byte: [Cell<u8>; 256],
+}
+
+impl Default for CodeMemo {
+    fn default() -> Self {
+        Self {
+            cids: Box::new([const { Cell::new(None) }; 256]),
+            one_byte: [const { Cell::new(0) }; 256],
+        }
+    }
 }
 
 impl Type0Font {
@@ -136,6 +160,7 @@ impl Type0Font {
             font_flags,
             fallback,
             to_unicode_is_cid_indexed,
+            memo: CodeMemo::default(),
         })
     }
 
@@ -217,6 +242,18 @@ impl Type0Font {
     }
 
     fn code_to_cid(&self, code: u32) -> Option<u32> {
+        let slot = &self.memo.cids[((code ^ (code >> 8)) & 0xFF) as usize];
+        if let Some((seen, cid)) = slot.get()
+            && seen == code
+        {
+            return cid;
+        }
+        let cid = self.search_cid(code);
+        slot.set(Some((code, cid)));
+        cid
+    }
+
+    fn search_cid(&self, code: u32) -> Option<u32> {
         for byte_len in 1..=4_u8 {
             if let Some(cid) = self.encoding.lookup_cid_code(code, byte_len) {
                 return Some(cid);
@@ -316,7 +353,17 @@ impl Type0Font {
         for n in 0..4.min(remaining) {
             code = (code << 8) | bytes[offset + n] as u32;
 
-            if self.encoding.lookup_cid_code(code, (n + 1) as u8).is_some() {
+            let is_code = if n == 0 {
+                let known = &self.memo.one_byte[code as usize];
+                if known.get() == 0 {
+                    let yes = self.encoding.lookup_cid_code(code, 1).is_some();
+                    known.set(if yes { 1 } else { 2 });
+                }
+                known.get() == 1
+            } else {
+                self.encoding.lookup_cid_code(code, (n + 1) as u8).is_some()
+            };
+            if is_code {
                 return (code, n + 1);
             }
         }

@@ -39,7 +39,7 @@ use std::cell::RefCell;
 use std::fmt::Debug;
 use std::ops::Deref;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 mod cid;
 mod generated;
@@ -229,21 +229,63 @@ impl<'a> Font<'a> {
 pub struct FontCache<'a>(Rc<FontCacheInner<'a>>);
 
 /// clair patch (vendor/PATCHES.md): the decoded font files of a document, shared by the font
-/// caches of every thread reading it, so that each file is inflated once. Each thread still
-/// builds its own fonts on the shared bytes (its glyphs then count references to its own fonts
-/// only, not to ones another core is counting too).
+/// caches of every thread reading it, so that each file is inflated (and its content hashed) once.
+/// Each thread still builds its own fonts on the shared bytes (its glyphs then count references to
+/// its own fonts only, not to ones another core is counting too).
 #[derive(Clone, Default)]
-pub struct SharedFontFiles(Arc<Mutex<FxHashMap<u128, Option<FontData>>>>);
+pub struct SharedFontFiles(Arc<(Mutex<FxHashMap<u128, FileSlot>>, Condvar)>);
+
+/// A decoded font file with its content hash (see `program::content_hash`).
+type DecodedFile = Option<(FontData, u128)>;
+
+enum FileSlot {
+    /// A thread is decoding it; the others wait for that rather than decode it again.
+    Decoding,
+    Done(DecodedFile),
+}
 
 impl SharedFontFiles {
-    fn get_or_decode(&self, key: u128, decode: impl FnOnce() -> Option<FontData>) -> Option<FontData> {
-        let lock = || self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(data) = lock().get(&key) {
-            return data.clone();
+    fn lock(&self) -> MutexGuard<'_, FxHashMap<u128, FileSlot>> {
+        self.0.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn get_or_decode(&self, key: u128, decode: impl FnOnce() -> Option<FontData>) -> DecodedFile {
+        let mut map = self.lock();
+        loop {
+            match map.get(&key) {
+                Some(FileSlot::Done(file)) => return file.clone(),
+                Some(FileSlot::Decoding) => {
+                    map = self.0.1.wait(map).unwrap_or_else(PoisonError::into_inner);
+                }
+                None => break,
+            }
         }
-        // Not held while decoding: two threads may decode one file at once; the first kept wins.
-        let data = decode();
-        lock().entry(key).or_insert(data).clone()
+        map.insert(key, FileSlot::Decoding);
+        drop(map);
+
+        /// Takes the claim back if decoding unwinds, so that waiting threads try themselves.
+        struct Claim<'f> {
+            files: &'f SharedFontFiles,
+            key: u128,
+            file: Option<DecodedFile>,
+        }
+        impl Drop for Claim<'_> {
+            fn drop(&mut self) {
+                let mut map = self.files.lock();
+                match self.file.take() {
+                    Some(file) => map.insert(self.key, FileSlot::Done(file)),
+                    None => map.remove(&self.key),
+                };
+                self.files.0.1.notify_all();
+            }
+        }
+        let mut claim = Claim { files: self, key, file: None };
+        let file = decode().map(|data| {
+            let hash = program::content_hash(data.as_ref().as_ref(), 0);
+            (data, hash)
+        });
+        claim.file = Some(file.clone());
+        file
     }
 }
 
@@ -342,7 +384,8 @@ pub enum FontGlyph<'a> {
 #[derive(Clone, Debug)]
 pub struct OutlineGlyph {
     id: GlyphId,
-    program: FontProgram,
+    // clair patch (vendor/PATCHES.md): no `program` here; it is the font's, asked for when needed
+    // (holding it cost an atomic count up and down per glyph shown).
     hidden: bool,
     font: OutlineFont,
     char_code: u32,
@@ -354,7 +397,7 @@ impl OutlineGlyph {
         if self.hidden {
             BezPath::new()
         } else {
-            self.program.outline(self.id)
+            self.font.program().outline(self.id)
         }
     }
 
@@ -364,14 +407,14 @@ impl OutlineGlyph {
             return Some(BezPath::new());
         }
 
-        self.program.hinted_outline(self.id, ppem, cache)
+        self.font.program().hinted_outline(self.id, ppem, cache)
     }
 
     /// Return the identifier of the glyph. You can use this to calculate the cache key
     /// for the outline of the glyph.
     pub fn identifier(&self) -> GlyphIdentifier {
         GlyphIdentifier {
-            program: self.program.clone(),
+            program: self.font.program(),
             glyph: (!self.hidden).then_some(self.id),
         }
     }
@@ -409,7 +452,6 @@ impl OutlineGlyph {
     fn new(font: OutlineFont, id: GlyphId, char_code: u32) -> Self {
         Self {
             id,
-            program: font.program(),
             hidden: id == GlyphId::NOTDEF && font.hides_notdef(),
             font,
             char_code,
@@ -627,10 +669,10 @@ impl ProgramLoader<'_> {
         let key = hash128(&("font program", stream.cache_key()));
 
         self.get_or_insert_with(key, || {
-            let data = self.files.get_or_decode(key, || {
+            let (data, hash) = self.files.get_or_decode(key, || {
                 Some(Arc::new(stream.decoded_data().ok()?.into_owned()) as FontData)
             })?;
-            FontProgram::new(data, 0)
+            FontProgram::new_hashed(data, 0, hash)
         })
     }
 

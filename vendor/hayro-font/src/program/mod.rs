@@ -26,6 +26,12 @@ pub(crate) struct FontProgram(Arc<Inner>);
 
 impl FontProgram {
     pub(crate) fn new(data: FontData, index: u32) -> Option<Self> {
+        let hash = content_hash(data.as_ref().as_ref(), index);
+        Self::new_hashed(data, index, hash)
+    }
+
+    /// clair patch (vendor/PATCHES.md): [`Self::new`] with the data's `content_hash` already known.
+    pub(crate) fn new_hashed(data: FontData, index: u32, hash: u128) -> Option<Self> {
         let mut font = Font::new(data.clone(), index)?;
 
         // OpenType fonts embedded in PDFs sometimes only contain the tables needed for their
@@ -54,7 +60,7 @@ impl FontProgram {
         let scaler = ScalerFont::unhinted(font.clone(), Some(UNITS_PER_EM));
 
         Some(Self(Arc::new(Inner {
-            hash: content_hash(data.as_ref().as_ref(), index),
+            hash,
             data,
             font,
             scaler,
