@@ -113,6 +113,13 @@ fn to_page(dir: u8, fx0: f32, fx1: f32, fy0: f32, fy1: f32) -> BBox {
     b
 }
 
+/// An unsigned integer ordered as `f32::total_cmp` orders its floats (negative values' bits
+/// reversed, positive values' sign bit set), for sort keys compared as one integer.
+fn total_order(f: f32) -> u32 {
+    let bits = f.to_bits();
+    if bits & 0x8000_0000 != 0 { !bits } else { bits | 0x8000_0000 }
+}
+
 struct FG {
     c: char,
     fx0: f32,
@@ -125,10 +132,10 @@ struct FG {
 }
 
 /// Words and lines from glyphs (issue 3 deliverable 1).
-pub fn lay_out(glyphs: Vec<Glyph>, _width: f32, _height: f32) -> Layout {
+pub fn lay_out(glyphs: &[Glyph], _width: f32, _height: f32) -> Layout {
     let mut lines = vec![];
     let mut in_dir = [0usize; 4];
-    for g in &glyphs {
+    for g in glyphs {
         in_dir[usize::from(g.dir & 3)] += usize::from(!g.garbled);
     }
     for dir in 0..4u8 {
@@ -162,7 +169,8 @@ pub fn lay_out(glyphs: Vec<Glyph>, _width: f32, _height: f32) -> Layout {
         if fg.is_empty() {
             continue;
         }
-        fg.sort_by(|a, b| a.fbase.total_cmp(&b.fbase).then(a.fx0.total_cmp(&b.fx0)));
+        // By baseline, then along it: the order of `total_cmp` on (fbase, fx0), as one integer.
+        fg.sort_by_key(|g| u64::from(total_order(g.fbase)) << 32 | u64::from(total_order(g.fx0)));
         // Baseline clusters.
         let mut clusters: Vec<Vec<usize>> = vec![];
         let mut start = 0;
@@ -174,14 +182,14 @@ pub fn lay_out(glyphs: Vec<Glyph>, _width: f32, _height: f32) -> Layout {
                 end += 1;
             }
             let mut cluster: Vec<usize> = (start..end).collect();
-            cluster.sort_by(|&a, &b| fg[a].fx0.total_cmp(&fg[b].fx0));
+            cluster.sort_by_key(|&i| total_order(fg[i].fx0));
             clusters.push(cluster);
             start = end;
         }
         attach_scripts(&fg, &mut clusters);
         for cluster in clusters {
             let mut gs: Vec<&FG> = cluster.iter().map(|&i| &fg[i]).collect();
-            gs.sort_by(|a, b| a.fx0.total_cmp(&b.fx0));
+            gs.sort_by_key(|g| total_order(g.fx0));
             if let Some(line) = build_line(dir, &gs) {
                 lines.push(line);
             }
@@ -1181,6 +1189,19 @@ pub(crate) fn test_line(pieces: &[(&str, f32, f32)], top: f32, size: f32) -> Lin
 mod tests {
     use super::*;
 
+    #[test]
+    fn sort_keys_order_floats_as_total_cmp_does() {
+        let v = [
+            f32::NEG_INFINITY, -1e30, -2.5, -1.0, -f32::MIN_POSITIVE, -0.0, 0.0, f32::MIN_POSITIVE, 1e-3, 1.0, 2.5,
+            612.0, 1e30, f32::INFINITY, f32::NAN, -f32::NAN,
+        ];
+        for a in v {
+            for b in v {
+                assert_eq!(total_order(a).cmp(&total_order(b)), a.total_cmp(&b), "{a} vs {b}");
+            }
+        }
+    }
+
     /// Glyphs of `text` set from `x` on `baseline` at `size` points, each half an em wide; a space
     /// is a glyph too (as content streams often draw them).
     fn set(text: &str, x: f32, baseline: f32, size: f32) -> Vec<Glyph> {
@@ -1195,7 +1216,7 @@ mod tests {
     }
 
     fn line_texts(glyphs: Vec<Glyph>) -> Vec<String> {
-        lay_out(glyphs, 600.0, 800.0).lines.iter().map(Line::text).collect()
+        lay_out(&glyphs, 600.0, 800.0).lines.iter().map(Line::text).collect()
     }
 
     #[test]
@@ -1253,7 +1274,7 @@ mod tests {
         let mut g = set("Period Price", 50.0, 110.0, 9.0);
         g.extend(set("October $31.74", 50.0, 125.0, 9.0));
         g.extend(set("Selected metrics for each LOB", 50.0, 140.0, 9.0));
-        let lay = lay_out(g, 600.0, 800.0);
+        let lay = lay_out(&g, 600.0, 800.0);
         let table = Table {
             bbox: [45.0, 100.0, 300.0, 145.0],
             cells: vec![
@@ -1304,7 +1325,7 @@ mod tests {
             FontFace { name: Some("Body".into()), bold: false, italic: false },
             FontFace { name: Some("Body-Bold".into()), bold: true, italic: false },
         ];
-        let lay = lay_out(g, 600.0, 800.0);
+        let lay = lay_out(&g, 600.0, 800.0);
         let (blocks, _) = blocks_with_tables(&lay, &[], &fonts, &Graphics::default(), 600.0, 800.0, &crate::config::IngestSettings::default());
         blocks.iter().map(|b| b.text.clone()).collect()
     }

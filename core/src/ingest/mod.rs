@@ -425,14 +425,13 @@ pub fn build_page(
     number: u32,
     width: f32,
     height: f32,
-    glyphs: Vec<Glyph>,
+    glyphs: &mut Vec<Glyph>,
     fonts: Vec<FontFace>,
     graphics: &layout::Graphics,
     settings: &crate::config::IngestSettings,
 ) -> Page {
     // Text set wholly off the page is never seen (a viewer shows the page box only), so it is not
     // the page's text either: pdftotext leaves it out too.
-    let mut glyphs = glyphs;
     glyphs.retain(|g| g.bbox[2] > -1.0 && g.bbox[0] < width + 1.0 && g.bbox[3] > -1.0 && g.bbox[1] < height + 1.0);
     let garbled = glyphs.iter().filter(|g| g.garbled).count();
     let visible = glyphs
@@ -520,8 +519,8 @@ mod tests {
 
     #[test]
     fn an_unmapped_glyph_is_left_out_of_the_text_and_counted_in_the_signals() {
-        let glyphs = vec![glyph('N', 10.0), glyph('\u{FFFD}', 16.0), glyph('o', 22.0)];
-        let p = build_page(1, 200.0, 200.0, glyphs, vec![FontFace::default()], &layout::Graphics::default(), &crate::config::IngestSettings::default());
+        let mut glyphs = vec![glyph('N', 10.0), glyph('\u{FFFD}', 16.0), glyph('o', 22.0)];
+        let p = build_page(1, 200.0, 200.0, &mut glyphs, vec![FontFace::default()], &layout::Graphics::default(), &crate::config::IngestSettings::default());
         assert!(!p.text.contains('\u{FFFD}'), "{:?}", p.text);
         assert!(p.text.contains('N') && p.text.contains('o'), "{:?}", p.text);
         assert_eq!(p.signals.garbled_glyphs, 1);
@@ -534,7 +533,7 @@ mod tests {
         // label: ImageMagick sets "Background" above a 4-point page).
         let mut glyphs = vec![glyph('I', 10.0), glyph('n', 16.0), glyph('O', 210.0), glyph('u', 216.0), glyph('t', 222.0)];
         glyphs.extend([glyph('U', 60.0), glyph('p', 66.0)].map(|g| Glyph { bbox: [g.bbox[0], -40.0, g.bbox[2], -30.0], origin: [g.origin[0], -32.0], ..g }));
-        let p = build_page(1, 200.0, 200.0, glyphs, vec![FontFace::default()], &layout::Graphics::default(), &crate::config::IngestSettings::default());
+        let p = build_page(1, 200.0, 200.0, &mut glyphs, vec![FontFace::default()], &layout::Graphics::default(), &crate::config::IngestSettings::default());
         assert_eq!(p.text, "In");
     }
 }
