@@ -356,3 +356,42 @@ fn functions_and_colour_spaces_nested_past_the_stack_cost_the_rest_of_their_page
         assert!(ex.pages[0].text.contains("After the drawing"), "{what}: {}", ex.pages[0].text);
     }
 }
+
+/// A composite font's `W` (and `W2`) may give a range of CIDs one width: `[0 4294967294 500]`
+/// named four billion CIDs, and the reader used to store each (minutes and gigabytes). The page
+/// reads in moments, with its text.
+#[test]
+fn a_font_whose_widths_name_four_billion_cids_reads_in_moments() {
+    for widths in ["/W [0 4294967294 500]", "/W2 [0 4294967294 1000 500 880]"] {
+        let font = |id: u32| {
+            format!(
+                "<< /Type /Font /Subtype /Type0 /BaseFont /Helvetica /Encoding /Identity-H /DescendantFonts [{id} 0 R] \
+                 /ToUnicode {} 0 R >>",
+                id + 1
+            )
+        };
+        let cmap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def \
+                    1 begincodespacerange <0000> <FFFF> endcodespacerange \
+                    1 beginbfrange <0041> <005A> <0041> endbfrange endcmap end end";
+        let bytes = two_pages_with(
+            b"BT /F2 12 Tf 72 600 Td <0048004900470048> Tj ET",
+            "/Font << /F1 3 0 R /F2 8 0 R >>",
+            vec![
+                font(9).into_bytes(),
+                format!(
+                    "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Helvetica \
+                     /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> {widths} >>"
+                )
+                .into_bytes(),
+                stream("", cmap.as_bytes()),
+            ],
+        );
+        let t = Instant::now();
+        let ex = ingest::extract(&bytes, "widths.pdf", &IngestSettings::default());
+        let took = t.elapsed();
+        eprintln!("{widths}: extract took {:.3} s", took.as_secs_f64());
+        assert!(took < Duration::from_secs(5), "{widths}: {took:?}");
+        assert!(ex.pages[0].text.contains("HIGH"), "{widths}: {:?}", ex.pages[0].text);
+        assert!(ex.pages[1].text.contains("The second page is intact"));
+    }
+}

@@ -472,6 +472,11 @@ fn load_program(descriptor: &Dict<'_>, loader: &FontLoader<'_>) -> Option<FontPr
     loader.programs.load(&stream)
 }
 
+/// clair patch (vendor/PATCHES.md): the largest CID (ISO 32000-1 Annex C: 65,535). A `W` or `W2`
+/// range `c_first c_last w` past it named CIDs by the billion, each put in the map: a dozen bytes
+/// of a hostile font took minutes and gigabytes.
+const MAX_CID: u32 = 65_535;
+
 fn read_widths(arr: &Array<'_>) -> Option<FxHashMap<u32, f32>> {
     let mut map = FxHashMap::default();
     let mut iter = arr.flex_iter();
@@ -483,7 +488,7 @@ fn read_widths(arr: &Array<'_>) -> Option<FxHashMap<u32, f32>> {
                 first = first.checked_add(1)?;
             }
         } else if let Some((first, second, width)) = iter.next::<(u32, u32, f32)>() {
-            for i in first..=second {
+            for i in first..=second.min(MAX_CID) {
                 map.insert(i, width);
             }
         } else {
@@ -509,7 +514,7 @@ fn read_widths2(arr: &Array<'_>) -> Option<FxHashMap<u32, [f32; 3]>> {
                 first = first.checked_add(1)?;
             }
         } else if let Some((first, second, w, v1, v2)) = iter.next::<(u32, u32, f32, f32, f32)>() {
-            for i in first..=second {
+            for i in first..=second.min(MAX_CID) {
                 map.insert(i, [w, v1, v2]);
             }
         } else {
