@@ -105,6 +105,25 @@ pub fn mark(pages: &mut [Page]) {
             let shown = [1, 0].into_iter().find(|&slot| numbered[slot]).and_then(|slot| numbers[pi][slot].as_ref());
             p.label = shown.map(|num| num.shown.clone());
         }
+        clear_furniture_captions(p);
+    }
+}
+
+/// A table set at the top of a page took the running header above it for its caption ("Table of
+/// Contents" on every EDGAR page): a line of the page's header or footer captions nothing. Cleared
+/// here, before continuations are linked (a continued table has no caption of its own).
+fn clear_furniture_captions(p: &mut Page) {
+    let furniture: Vec<&str> = p
+        .blocks
+        .iter()
+        .filter(|b| matches!(b.kind, BlockKind::Header | BlockKind::Footer))
+        .flat_map(|b| b.text.lines().map(str::trim))
+        .filter(|l| !l.is_empty())
+        .collect();
+    for t in &mut p.tables {
+        if furniture.contains(&t.caption.trim()) {
+            t.caption.clear();
+        }
     }
 }
 
@@ -281,6 +300,36 @@ mod tests {
             assert_eq!(kinds, vec![BlockKind::Header, BlockKind::Text, BlockKind::Footer]);
             assert_eq!(p.label.as_deref(), Some((i + 3).to_string().as_str()));
         }
+    }
+
+    #[test]
+    fn a_running_header_above_a_table_is_not_its_caption() {
+        let body = [100.0, 60.0, 500.0, 400.0];
+        let mut pages: Vec<Page> = (1..=4)
+            .map(|n| {
+                let mut p = page(n, &[
+                    ("Table of Contents", [24.0, 20.0, 80.0, 28.0]),
+                    ("Revenue grew because customers bought more widgets in every region.", body),
+                    (&(n + 2).to_string(), [300.0, 410.0, 308.0, 418.0]),
+                ]);
+                let caption = if n == 2 { "Selected Quarterly Financial Data" } else { "Table of Contents" };
+                p.tables.push(crate::ingest::Table {
+                    bbox: [100.0, 40.0, 500.0, 300.0],
+                    cells: vec![],
+                    caption: caption.into(),
+                    continues_from_previous: false,
+                    n_rows: 0,
+                    n_cols: 0,
+                    header_rows: 0,
+                    ruled: false,
+                    notes: vec![],
+                });
+                p
+            })
+            .collect();
+        mark(&mut pages);
+        let captions: Vec<&str> = pages.iter().map(|p| p.tables[0].caption.as_str()).collect();
+        assert_eq!(captions, ["", "Selected Quarterly Financial Data", "", ""]);
     }
 
     #[test]

@@ -59,7 +59,8 @@ pub mod vision;
 /// boxes whose lines run on across the boxes' edges is text, not a grid.
 /// 12: a line of figures set a little off its label's baseline is read in the label's row; up to
 /// five short label lines in a row keep a table going.
-pub const READER_VERSION: u32 = 12;
+/// 13: a running header or footer line is no table's caption (so such tables link as continued).
+pub const READER_VERSION: u32 = 13;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};
