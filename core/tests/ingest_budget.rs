@@ -395,3 +395,106 @@ fn a_font_whose_widths_name_four_billion_cids_reads_in_moments() {
         assert!(ex.pages[1].text.contains("The second page is intact"));
     }
 }
+
+/// The process's peak resident memory so far in MB (Linux; `None` elsewhere).
+fn peak_rss_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// Page 1 draws `hostile` with `resources` and objects 8.. (`extra`); the page's text, the next
+/// page and the process come through in moments and well under a gigabyte.
+fn reads_in_moments(what: &str, hostile: &[u8], resources: &str, extra: Vec<Vec<u8>>) {
+    let bytes = two_pages_with(hostile, resources, extra);
+    let t = Instant::now();
+    let ex = ingest::extract(&bytes, "hostile.pdf", &IngestSettings::default());
+    let took = t.elapsed();
+    eprintln!("{what}: extract took {:.3} s, peak RSS {:?} MB", took.as_secs_f64(), peak_rss_mb());
+    assert!(took < Duration::from_secs(2), "{what}: {took:?}");
+    assert!(peak_rss_mb().is_none_or(|mb| mb < 1_500), "{what}: peak RSS {:?} MB", peak_rss_mb());
+    assert!(ex.pages[0].text.contains("Read before the flood"), "{what}: {:?}", ex.pages[0].text);
+    assert!(ex.pages[1].text.contains("The second page is intact"), "{what}");
+}
+
+/// Objects the helper found (session 28): a few bytes of a file that sized work or memory from a
+/// number in it. Each is bounded in the vendored hayro crates (vendor/PATCHES.md).
+#[test]
+fn a_shading_or_function_that_names_a_huge_mesh_or_table_reads_in_moments() {
+    let shading = "/Font << /F1 3 0 R >> /Shading << /Sh0 8 0 R >>";
+    // A lattice mesh of no vertices per row: rows of nothing, pushed forever.
+    reads_in_moments(
+        "lattice, VerticesPerRow 0",
+        b"/Sh0 sh",
+        shading,
+        vec![stream(
+            "/ShadingType 5 /ColorSpace /DeviceRGB /BitsPerCoordinate 8 /BitsPerComponent 8 /VerticesPerRow 0 \
+             /Decode [0 612 0 792 0 1 0 1 0 1]",
+            &(0..40).collect::<Vec<u8>>(),
+        )],
+    );
+    // A Coons mesh of 1-bit coordinates over 20 MB of zeros: a patch per 30 bits (3 GB before).
+    reads_in_moments(
+        "Coons mesh of zeros",
+        b"/Sh0 sh",
+        shading,
+        vec![stream(
+            "/ShadingType 6 /ColorSpace /DeviceGray /BitsPerCoordinate 1 /BitsPerComponent 1 /BitsPerFlag 2 \
+             /Decode [0 612 0 792 0 1]",
+            &vec![0; 20 << 20],
+        )],
+    );
+    // A sampled tint function of 1-bit samples over 40 MB: an f32 per bit (3 GB before).
+    let bytes = 40usize << 20;
+    reads_in_moments(
+        "sampled function, 1-bit samples",
+        b"/CS0 cs 0.5 scn 0 0 10 10 re f",
+        "/Font << /F1 3 0 R >> /ColorSpace << /CS0 [/Separation /Spot /DeviceRGB 8 0 R] >>",
+        vec![stream(
+            &format!("/FunctionType 0 /Domain [0 1] /Range [0 1 0 1 0 1] /Size [{}] /BitsPerSample 1", bytes * 8 / 3),
+            &vec![0; bytes],
+        )],
+    );
+}
+
+#[test]
+fn a_simple_font_whose_first_code_is_a_billion_reads_in_moments() {
+    for subtype in ["TrueType", "Type1"] {
+        reads_in_moments(
+            subtype,
+            b"BT /F2 12 Tf 72 600 Td (more) Tj ET",
+            "/Font << /F1 3 0 R /F2 8 0 R >>",
+            vec![format!(
+                "<< /Type /Font /Subtype /{subtype} /BaseFont /Helvetica /FirstChar 1000000000 /LastChar 1000000000 /Widths [500] >>"
+            )
+            .into_bytes()],
+        );
+    }
+}
+
+/// A content stream whose predictor rows are 35 trillion columns long: hayro sized a buffer from
+/// `/Columns` alone and the allocation failure aborted the process (no `catch_unwind` helps).
+#[test]
+fn a_predictor_row_longer_than_the_data_costs_that_stream_not_the_process() {
+    let data = deflate(b"\x00BT /F1 12 Tf 72 600 Td (predicted) Tj ET");
+    let mut content = format!(
+        "<< /Filter /FlateDecode /DecodeParms << /Predictor 12 /Colors 5 /BitsPerComponent 8 /Columns 35184372088832 >> \
+         /Length {} >>\nstream\n",
+        data.len()
+    )
+    .into_bytes();
+    content.extend_from_slice(&data);
+    content.extend_from_slice(b"\nendstream");
+    let objs = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>".to_vec(),
+        FONT.as_bytes().to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>".to_vec(),
+        content,
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>".to_vec(),
+        stream("", b"BT /F1 12 Tf 72 720 Td (The second page is intact) Tj ET"),
+    ];
+    let ex = ingest::extract(&pdf_of(&objs), "predictor.pdf", &IngestSettings::default());
+    assert_eq!(ex.pages.len(), 2);
+    assert!(ex.pages[1].text.contains("The second page is intact"));
+}

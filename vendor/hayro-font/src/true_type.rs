@@ -356,7 +356,9 @@ pub(crate) fn read_widths(dict: &Dict<'_>, descriptor: &Dict<'_>) -> Option<(Vec
     if let (Some(fc), Some(lc), Some(w)) = (first_char, last_char, widths_arr) {
         let iter = w.iter::<f32>().take(lc.checked_sub(fc)?.checked_add(1)?);
 
-        for _ in 0..fc {
+        // clair patch (vendor/PATCHES.md): a simple font's codes are one byte (ISO 32000-1 §9.6.2),
+        // so no width is needed past 256 places; `/FirstChar 1000000000` pushed a billion.
+        for _ in 0..fc.min(usize::from(u8::MAX) + 1) {
             widths.push(Width::Missing);
         }
 

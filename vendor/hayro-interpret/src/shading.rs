@@ -597,6 +597,13 @@ impl TensorProductPatch {
     }
 }
 
+/// clair patch (vendor/PATCHES.md): the most triangles (and lattice vertices) and patches one mesh
+/// shading is read into. A mesh's data is a stream outside any content budget, and a few bits make
+/// a triangle or a patch of hundreds of bytes: 21 KB of a file (20 MB of zeros inflated) held 3 GB
+/// of Coons patches. Real meshes have hundreds or thousands; what lies past these is not drawn.
+const MAX_MESH_TRIANGLES: usize = 1 << 17;
+const MAX_MESH_PATCHES: usize = 1 << 15;
+
 fn read_free_form_triangles(
     data: &[u8],
     bpf: u8,
@@ -626,6 +633,9 @@ fn read_free_form_triangles(
     let mut c = None;
 
     loop {
+        if triangles.len() >= MAX_MESH_TRIANGLES {
+            break;
+        }
         let Some(first) = read_single(&mut reader) else {
             break;
         };
@@ -845,6 +855,11 @@ fn read_lattice_triangles(
     vertices_per_row: u32,
     decode: &[f32],
 ) -> Option<(Vec<Triangle>, Option<kurbo::Rect>)> {
+    // clair patch (vendor/PATCHES.md): ISO 32000-1 §8.7.4.5.6 requires two vertices per row at
+    // least; with none, the loop below read nothing and pushed empty rows until memory ran out.
+    if vertices_per_row < 2 {
+        return None;
+    }
     let mut lattices = vec![];
     let mut bounds = None;
 
@@ -866,6 +881,9 @@ fn read_lattice_triangles(
     };
 
     'outer: loop {
+        if lattices.len().saturating_mul(vertices_per_row as usize) >= MAX_MESH_TRIANGLES {
+            break;
+        }
         let mut single_row = vec![];
 
         for _ in 0..vertices_per_row {
@@ -960,6 +978,9 @@ where
     let mut patches = vec![];
 
     while let Some(flag) = reader.read(bpf) {
+        if patches.len() >= MAX_MESH_PATCHES {
+            break;
+        }
         let mut control_points = vec![Point::ZERO; 16]; // Always allocate 16, use subset as needed.
         let mut colors = [smallvec![], smallvec![], smallvec![], smallvec![]];
 

@@ -1,3 +1,6 @@
+/// clair patch: the most samples a sampled function is read with (see `new`).
+const MAX_SAMPLES: usize = 1 << 22;
+
 use crate::function::{Interval, MAX_COMPONENTS, read_intervals};
 use hayro_syntax::bit_reader::BitReader;
 use hayro_syntax::object::Array;
@@ -70,6 +73,13 @@ impl Type0 {
                 stride,
             });
             stride = stride.checked_mul(size as usize)?;
+        }
+
+        // clair patch (vendor/PATCHES.md): every sample becomes an `f32`, 32 times a 1-bit sample's
+        // size: `/Size [111848106] /BitsPerSample 1` over 40 MB of zeros (42 KB of a file) took
+        // 3 GB. A sampled function is a colour table; 4 M samples are far more than any needs.
+        if stride > MAX_SAMPLES {
+            return None;
         }
 
         let decoded = stream.decoded_data().ok()?;
