@@ -498,3 +498,50 @@ fn a_predictor_row_longer_than_the_data_costs_that_stream_not_the_process() {
     assert_eq!(ex.pages.len(), 2);
     assert!(ex.pages[1].text.contains("The second page is intact"));
 }
+
+/// Work done again on every use: `sh` and `gs` rebuilt a shading or transfer function over a
+/// 1 MB sampled function each time (20,000 uses in 2 KB of content: minutes); stitching
+/// functions naming the next one twice were built once per path (2^30); a CMap saying `usecmap`
+/// 100,000 times parsed the named CMap as often.
+#[test]
+fn work_repeated_on_every_use_of_one_object_reads_in_moments() {
+    let samples = stream("/FunctionType 0 /Domain [0 1] /Range [0 1] /Size [1048576] /BitsPerSample 8", &vec![0; 1 << 20]);
+    reads_in_moments(
+        "20,000 sh of one shading",
+        &b"/Sh0 sh\n".repeat(20_000),
+        "/Font << /F1 3 0 R >> /Shading << /Sh0 8 0 R >>",
+        vec![b"<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 612 0] /Function 9 0 R >>".to_vec(), samples.clone()],
+    );
+    reads_in_moments(
+        "20,000 gs of one transfer function",
+        &b"/GS0 gs\n".repeat(20_000),
+        "/Font << /F1 3 0 R >> /ExtGState << /GS0 8 0 R >>",
+        vec![b"<< /Type /ExtGState /TR 9 0 R >>".to_vec(), samples],
+    );
+    let depth = 30;
+    let mut stitched: Vec<Vec<u8>> = (0..depth)
+        .map(|i| {
+            let next = 8 + i + 1;
+            format!("<< /FunctionType 3 /Domain [0 1] /Functions [{next} 0 R {next} 0 R] /Bounds [0.5] /Encode [0 1 0 1] >>")
+                .into_bytes()
+        })
+        .collect();
+    stitched.push(b"<< /FunctionType 2 /Domain [0 1] /C0 [0] /C1 [1] /N 1 >>".to_vec());
+    reads_in_moments(
+        "stitching functions naming the next one twice",
+        b"/CS0 cs 0.5 scn 0 0 10 10 re f",
+        "/Font << /F1 3 0 R >> /ColorSpace << /CS0 [/Separation /Spot /DeviceGray 8 0 R] >>",
+        stitched,
+    );
+    let cmap = format!(
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap {}\
+         1 begincodespacerange <00> <FF> endcodespacerange endcmap end end",
+        "/Adobe-Japan1-UCS2 usecmap\n".repeat(100_000)
+    );
+    reads_in_moments(
+        "100,000 usecmap",
+        b"BT /F2 12 Tf 72 600 Td (more) Tj ET",
+        "/Font << /F1 3 0 R /F2 8 0 R >>",
+        vec![b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 9 0 R >>".to_vec(), stream("", cmap.as_bytes())],
+    );
+}

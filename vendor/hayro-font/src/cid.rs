@@ -551,7 +551,7 @@ fn read_encoding(object: &Object<'_>, cmap_resolver: &CMapResolverFn) -> Option<
             }
         }
         Object::Stream(s) => {
-            let decoded = s.decoded_data().ok()?;
+            let decoded = s.decoded_data().ok().filter(|d| crate::one_usecmap_at_most(d))?;
             let resolver = cmap_resolver.clone();
             CMap::parse(&decoded, move |n| (resolver)(n))
         }

@@ -70,9 +70,39 @@ struct Repr {
 #[derive(Debug, Clone)]
 pub struct Function(Arc<Repr>);
 
+/// clair patch (vendor/PATCHES.md): the most functions one function is built from (itself and
+/// every stitched sub-function, counted per path), and how deep they may nest. Stitching functions
+/// that each name the next one twice were built once per path, 2^depth of them: 31 objects ran
+/// for minutes. A real gradient stitches tens; a cycle nests forever.
+const MAX_FUNCTION_NODES: u32 = 4096;
+const MAX_FUNCTION_DEPTH: u32 = 64;
+
+std::thread_local! {
+    /// (depth, functions built) of the function being built on this thread.
+    static BUILDING: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
+}
+
 impl Function {
     /// Create a new function.
     pub fn new(obj: &Object<'_>) -> Option<Self> {
+        let (depth, built) = BUILDING.get();
+        let built = if depth == 0 { 0 } else { built };
+        if depth >= MAX_FUNCTION_DEPTH || built >= MAX_FUNCTION_NODES {
+            return None;
+        }
+        BUILDING.set((depth + 1, built + 1));
+        /// Steps back out (also when building unwinds), keeping the count.
+        struct Out(u32);
+        impl Drop for Out {
+            fn drop(&mut self) {
+                BUILDING.set((self.0, BUILDING.get().1));
+            }
+        }
+        let _out = Out(depth);
+        Self::build(obj)
+    }
+
+    fn build(obj: &Object<'_>) -> Option<Self> {
         let (dict, stream) = dict_or_stream(obj)?;
         let function_type = dict.get::<u8>(FUNCTION_TYPE)?;
         let domain = read_intervals(dict, DOMAIN)?;

@@ -304,28 +304,14 @@ pub(crate) fn handle_gs_single<'a>(
         "CA" => context.stroke_paint_mut().alpha = dict.get::<f32>(key)?,
         "ca" => context.fill_paint_mut().alpha = dict.get::<f32>(key)?,
         "TR" | "TR2" => {
-            let function = match dict
-                .get::<Object<'_>>(TR2)
-                .or_else(|| dict.get::<Object<'_>>(TR))?
-            {
-                Object::Array(array) => {
-                    let mut iter = array.iter::<Object<'_>>();
-                    let functions = [
-                        TransferFunction::new(Function::new(&iter.next()?)?),
-                        TransferFunction::new(Function::new(&iter.next()?)?),
-                        TransferFunction::new(Function::new(&iter.next()?)?),
-                        TransferFunction::new(Function::new(&iter.next()?)?),
-                    ];
-
-                    Some(ActiveTransferFunction::Four(functions))
-                }
-                // Only `Identity` and `Default` are valid, which both just reset it.
-                Object::Name(_) => None,
-                o => Some(ActiveTransferFunction::Single(TransferFunction::new(
-                    Function::new(&o)?,
-                ))),
-            };
-
+            let object = dict.get::<Object<'_>>(TR2).or_else(|| dict.get::<Object<'_>>(TR))?;
+            // clair patch (vendor/PATCHES.md): built once per transfer function object, not on
+            // every `gs` naming it (20,000 `gs` over a 1 MB sampled function parsed it each time).
+            let key = crate::util::hash128(&("TR", crate::CacheKey::cache_key(&object)));
+            let function = context
+                .interpreter_cache
+                .object_cache
+                .get_or_insert_with(key, || transfer_function(object))?;
             context.compositing_mut().transfer_function = function;
         }
         "SMask" => {
@@ -410,4 +396,28 @@ fn convert_blend_mode(name: &str) -> Option<BlendMode> {
     };
 
     Some(bm)
+}
+
+/// What a `/TR` or `/TR2` entry sets the transfer function to (`None` inside: reset); `None`
+/// when it cannot be read. Cached by `handle_gs_single` (clair patch).
+fn transfer_function(object: Object<'_>) -> Option<Option<ActiveTransferFunction>> {
+    let function = match object {
+        Object::Array(array) => {
+            let mut iter = array.iter::<Object<'_>>();
+            let functions = [
+                TransferFunction::new(Function::new(&iter.next()?)?),
+                TransferFunction::new(Function::new(&iter.next()?)?),
+                TransferFunction::new(Function::new(&iter.next()?)?),
+                TransferFunction::new(Function::new(&iter.next()?)?),
+            ];
+
+            Some(ActiveTransferFunction::Four(functions))
+        }
+        // Only `Identity` and `Default` are valid, which both just reset it.
+        Object::Name(_) => None,
+        o => Some(ActiveTransferFunction::Single(TransferFunction::new(
+            Function::new(&o)?,
+        ))),
+    };
+    Some(function)
 }
