@@ -17,7 +17,9 @@ pub(crate) mod flate {
 
         fn zlib_stream(data: &[u8]) -> Option<Vec<u8>> {
             let mut decoder = ZlibDecoder::new(data);
-            let mut result = Vec::new();
+            // clair patch (vendor/PATCHES.md): room for a typical inflation up front, so that a
+            // stream does not grow by doubling (each step a copy into fresh, faulted-in memory).
+            let mut result = Vec::with_capacity(data.len().saturating_mul(4).min(1 << 24));
             decoder.read_to_end(&mut result).ok().map(|_| result)
         }
 
