@@ -1771,3 +1771,33 @@ fn figures_set_a_little_off_their_labels_baseline_stay_in_the_labels_row_and_sho
     let row = grid.iter().find(|r| r[0].starts_with("Self-insurance")).unwrap();
     assert_eq!(row[1..], ["4,469", "3,979"], "{grid:?}");
 }
+
+#[test]
+fn a_dot_leader_does_not_swallow_the_dollar_sign_of_the_first_figure_and_documents_drop_it() {
+    // Adobe's 2015 10-K leads every label to its figures with dots, the first column's `$` set a
+    // word space after them: the sign opens the figure's cell (it used to end the label, and the
+    // figure under "Fiscal 2015" went missing), and row documents read "Revenue", not the dots.
+    let s = IngestSettings::default();
+    let bytes = read(&format!("{FB}ADOBE_2015_10K.pdf"));
+    let ex = ingest::extract(&bytes, "ADOBE_2015_10K.pdf", &s);
+    let p34 = ex.pages.iter().find(|p| p.page == 34).expect("page 34");
+    let revenue = p34
+        .tables
+        .iter()
+        .flat_map(|t| t.grid())
+        .find(|r| r.first().is_some_and(|c| c.starts_with("Revenue")))
+        .expect("the selected financial data's revenue row");
+    assert!(!revenue[0].contains('$'), "the label keeps no dollar sign: {revenue:?}");
+    assert_eq!(revenue.get(1).map(String::as_str), Some("$ 4,795,511"), "{revenue:?}");
+    let docs = ingest::documents(&ex, &s);
+    let row = docs
+        .iter()
+        .filter(|d| d.page == 34)
+        .find(|d| d.table.as_ref().is_some_and(|t| t.row_label.as_deref() == Some("Revenue")))
+        .expect("a row document labelled plainly 'Revenue'");
+    assert!(row.text.contains("Revenue: ") && row.text.contains("$ 4,795,511"), "{}", row.text);
+    assert!(
+        docs.iter().filter(|d| d.modality == Modality::Table).all(|d| !d.text.contains("....")),
+        "no table document carries a dot leader"
+    );
+}

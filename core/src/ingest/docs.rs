@@ -4,6 +4,7 @@
 //! `1000 + 100·t + r` does at 100 rows (spec §12).
 
 use super::chunk::{chunk_sentences, split_sentences};
+use super::table::without_leaders;
 use super::{notes, BlockKind, Extracted, Page, Table, TableNote};
 use crate::config::{IngestSettings, Modality};
 use crate::corpus::{doc_id, BBox, Doc, ExtractionConfidence, TableMeta, TablePart};
@@ -88,11 +89,12 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
         let (columns, rows, first_row, caption) = match inherit {
             Some(h) => {
                 let caption = if table.caption.is_empty() && !h.caption.is_empty() { format!("{} (continued)", h.caption) } else { table.caption.clone() };
-                (columns_and_rows(h).0, table.grid(), 0, caption)
+                let caption = without_leaders(&caption);
+                (columns_and_rows(h).0, readable(table.grid()), 0, caption)
             }
             None => {
                 let (c, r) = columns_and_rows(table);
-                (c, r, table.header_rows.max(1), table.caption.clone())
+                (c, r, table.header_rows.max(1), without_leaders(&table.caption))
             }
         };
         let parts: Vec<TablePart> = if chain.len() > 1 {
@@ -279,8 +281,14 @@ pub fn columns_and_rows(t: &Table) -> (Vec<String>, Vec<Vec<String>>) {
         }
     }
     let grid = t.grid();
-    let rows = grid.into_iter().skip(header).collect();
-    (columns, rows)
+    let rows = readable(grid.into_iter().skip(header).collect());
+    (columns.iter().map(|c| without_leaders(c)).collect(), rows)
+}
+
+/// Cells as a reader takes them: dot leaders out (`table::without_leaders`), so a row reads
+/// "Total revenue: Fiscal 2015=$ 4,795.5", not eighty dots, in its document and its markdown.
+fn readable(rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    rows.into_iter().map(|r| r.iter().map(|c| without_leaders(c)).collect()).collect()
 }
 
 /// §4.6 whole-table markdown: optional bold caption, header row, `---` separator, data rows padded.

@@ -144,6 +144,65 @@ fn separate_values(prev: &Word, next: &Word, size: f32) -> bool {
         && !(next.text.starts_with('(') && next.text.ends_with("%)"))
 }
 
+/// Dots at least this many in a row (spaced or not) are a leader, not a full stop or an ellipsis.
+const LEADER_DOTS: usize = 4;
+
+/// The words end in a dot leader: `LEADER_DOTS` dots or more, spaces between them or not
+/// ("Revenue........", "Total . . . . .").
+fn ends_in_leader(words: &[Word]) -> bool {
+    let mut dots = 0;
+    for w in words.iter().rev() {
+        let t = w.text.trim_end();
+        let run = t.chars().rev().take_while(|&c| matches!(c, '.' | '…' | '·')).map(|c| if c == '…' { 3 } else { 1 }).sum::<usize>();
+        dots += run;
+        if dots >= LEADER_DOTS {
+            return true;
+        }
+        // Carry on to the word before only when this one is dots alone (". . . .").
+        if run == 0 || t.chars().any(|c| !matches!(c, '.' | '…' | '·')) {
+            return false;
+        }
+    }
+    false
+}
+
+/// The text with its dot leaders taken out ("Total revenue ........" → "Total revenue"): a leader
+/// is typography that leads the eye to a figure, not part of a label (documents and row labels
+/// read without it).
+pub(crate) fn without_leaders(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let mut dots = 0;
+    let flush = |out: &mut String, run: &mut String, dots: &mut usize| {
+        if *dots < LEADER_DOTS {
+            out.push_str(run);
+        } else if !out.ends_with(' ') && !out.is_empty() {
+            out.push(' ');
+        }
+        run.clear();
+        *dots = 0;
+    };
+    for c in text.chars() {
+        match c {
+            '.' | '·' => {
+                dots += 1;
+                run.push(c);
+            }
+            '…' => {
+                dots += 3;
+                run.push(c);
+            }
+            ' ' if dots > 0 => run.push(c),
+            _ => {
+                flush(&mut out, &mut run, &mut dots);
+                out.push(c);
+            }
+        }
+    }
+    flush(&mut out, &mut run, &mut dots);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn segments(line: &Line) -> Vec<Seg> {
     let mut segs: Vec<Seg> = vec![];
     let gap = 0.8 * line.size.max(1.0);
@@ -158,8 +217,12 @@ fn segments(line: &Line) -> Vec<Seg> {
             // Two numbers side by side are two values even when the columns are tight. (The gap
             // is from the last word, a footnote mark included; the figure before is the last
             // word that is not a mark.)
+            // A dot leader ("Total revenue ........ $ 4,795.5") runs up to the figure it leads
+            // to: a currency sign after it, however close, opens the next cell. (A page number
+            // after a leader stays with its entry: a contents page is not a table.)
             Some(s)
                 if w.fx0 - s.words.last().map_or(s.x1, |p| p.fx1.max(s.x1)) <= gap
+                    && !(w.text.starts_with(['$', '€', '£', '¥']) && ends_in_leader(&s.words))
                     && !s
                         .words
                         .iter()
@@ -2353,6 +2416,18 @@ pub fn link_continuations(pages: &mut [Page]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_leaders_are_taken_out_of_labels_but_full_stops_and_short_runs_stay() {
+        assert_eq!(without_leaders("Total revenue ........................"), "Total revenue");
+        assert_eq!(without_leaders("Violent crime. . . . . . . . . . . ."), "Violent crime");
+        assert_eq!(without_leaders("Other……"), "Other");
+        assert_eq!(without_leaders("Euro ....... $ (104.3)"), "Euro $ (104.3)");
+        assert_eq!(without_leaders("U.S. Treasury and agency securities"), "U.S. Treasury and agency securities");
+        assert_eq!(without_leaders("Figures in € ... see note"), "Figures in € ... see note");
+        assert_eq!(without_leaders("1,234.5"), "1,234.5");
+        assert_eq!(without_leaders(""), "");
+    }
     #[test]
     fn parenthesised_and_dollar_values_are_numbers() {
         for s in ["(1,234)", "$ 1,234", "$(12.5)", "12.5%", "—", "1,234.56"] {
