@@ -1801,3 +1801,26 @@ fn a_dot_leader_does_not_swallow_the_dollar_sign_of_the_first_figure_and_documen
         "no table document carries a dot leader"
     );
 }
+
+fn captions(dir: &str, file: &str) -> Vec<(u32, String)> {
+    let ex = ingest::extract(&read(&format!("{dir}{file}")), file, &IngestSettings::default());
+    ex.pages.iter().flat_map(|p| p.tables.iter().map(move |t| (p.page, t.caption.clone()))).collect()
+}
+
+#[test]
+fn a_table_titled_above_its_headnote_takes_the_title_for_its_caption() {
+    // The line right above a table may end a headnote or a wrapped title; the numbered label line
+    // that opens the block is the table's name ("Table 2: Financial Literacy 2007", not "… to
+    // three questions on the financial literacy task.").
+    let eu026 = captions(ICDAR, "eu-026.pdf");
+    assert!(eu026.iter().any(|(_, c)| c == "Table 2: Financial Literacy 2007"), "{eu026:?}");
+    // A title wrapped over two lines is read whole.
+    let eu006 = captions(ICDAR, "eu-006.pdf");
+    assert!(
+        eu006.iter().any(|(_, c)| c == "Table 8.13 - National brands, Own brand and low price items shares for supermarkets and hypermarkets"),
+        "{eu006:?}"
+    );
+    // A label alone on its line ("Exhibit 3") is followed by the title it numbers.
+    let ulta = captions(FB, "ULTABEAUTY_2023Q4_EARNINGS.pdf");
+    assert!(ulta.iter().any(|(p, c)| *p == 7 && c == "Exhibit 3 Condensed Consolidated Balance Sheets"), "{ulta:?}");
+}

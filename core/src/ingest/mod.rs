@@ -60,7 +60,8 @@ pub mod vision;
 /// 12: a line of figures set a little off its label's baseline is read in the label's row; up to
 /// five short label lines in a row keep a table going.
 /// 13: a running header or footer line is no table's caption (so such tables link as continued).
-/// 14: a currency sign after a dot leader opens the next cell; table documents drop dot leaders.
+/// 14: a currency sign after a dot leader opens the next cell; table documents drop dot leaders;
+/// a numbered title line heading the headnote or wrapped title above a table is its caption.
 pub const READER_VERSION: u32 = 14;
 
 use crate::corpus::BBox;

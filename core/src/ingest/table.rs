@@ -770,10 +770,92 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
             .filter(|l| l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2])
             .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
         if let Some(l) = above {
-            t.caption = l.text();
+            t.caption = titled_caption(&lines, l, t.bbox, &in_other).unwrap_or_else(|| l.text());
         }
     }
     Reading { tables, loose }
+}
+
+/// Lines of a headnote above a table that a title line may head ("Table 324. Arrests by Sex and
+/// Age: 2009" over four lines of "[In thousands … See text]").
+const HEADNOTE_LINES: usize = 6;
+
+/// The table's title when the line right above it (`nearest`) ends a closely set block — a
+/// headnote — that opens with a numbered label line ("Table 324. …"): that line, and the lines
+/// of the title it wraps onto before the headnote's bracket. `None` when the block has no such
+/// line (the nearest line is the caption, as before).
+fn titled_caption(lines: &[&Line], nearest: &Line, table: BBox, in_other: &dyn Fn(&Line) -> bool) -> Option<String> {
+    let over = |l: &Line| l.fx1 > table[0] && l.fx0 < table[2] && !in_other(l);
+    // A sentence that introduces the table ("… are listed below:") is what it says of it.
+    if nearest.words.last().is_some_and(|w| w.text.ends_with(':')) {
+        return None;
+    }
+    let mut block = vec![nearest];
+    while block.len() <= HEADNOTE_LINES {
+        let cur = block[block.len() - 1];
+        if is_label_caption(cur) {
+            break;
+        }
+        let next = lines
+            .iter()
+            .filter(|l| l.fbot <= cur.ftop + 0.5 && cur.ftop - l.fbot < 0.8 * cur.size && over(l))
+            .max_by(|a, b| a.fbot.total_cmp(&b.fbot))?;
+        block.push(next);
+    }
+    let top = block.len() - 1;
+    if top == 0 || !is_label_caption(block[top]) {
+        return None;
+    }
+    // "Figure 2.4 illustrates …" is a sentence that names a figure, not a title.
+    let after_label = block[top].words.get(2).and_then(|w| w.text.chars().next());
+    if after_label.is_some_and(char::is_lowercase) {
+        return None;
+    }
+    let mut title = block[top].text();
+    // The title goes on under its label line when that line is the label alone ("Exhibit 1")
+    // or is set full (the title wrapped).
+    let widest = block.iter().map(|l| l.fx1 - l.fx0).fold(0.0, f32::max);
+    let wrapped = block[top].words.len() <= 2 || block[top].fx1 - block[top].fx0 >= 0.8 * widest;
+    let mut taken = 0;
+    for l in block[..top].iter().rev() {
+        let t = l.text();
+        if !wrapped || taken == 2 || t.starts_with(['[', '(']) {
+            break;
+        }
+        // A statement's letterhead names the company ("Ulta Beauty, Inc.") over the statement's
+        // title: the source names it already, and on every statement it would match every query
+        // that names the company.
+        if is_entity_name(&t) {
+            continue;
+        }
+        title.push(' ');
+        title.push_str(&t);
+        taken += 1;
+    }
+    Some(title)
+}
+
+/// The legal forms that end a company's name.
+const LEGAL_FORMS: [&str; 15] = [
+    "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc", "lp", "plc", "n.v", "ag", "se", "s.a",
+];
+
+/// A short line that is a company's name: it ends in a legal form ("Ulta Beauty, Inc.").
+fn is_entity_name(t: &str) -> bool {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    words.len() <= 6
+        && words
+            .last()
+            .is_some_and(|w| LEGAL_FORMS.contains(&w.trim_end_matches('.').trim_end_matches(',').to_lowercase().as_str()))
+}
+
+/// A caption line that is a numbered label ("Table 3.4 …"), not a note ("Source: …").
+fn is_label_caption(line: &Line) -> bool {
+    is_caption(line)
+        && line
+            .words
+            .first()
+            .is_some_and(|w| LABEL_WORDS.contains(&w.text.trim_end_matches([':', '.']).to_lowercase().as_str()))
 }
 
 /// A run of a line's words between gaps as wide as a column gutter (`GUTTER_EMS`).
