@@ -1729,6 +1729,11 @@ fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
     assert_eq!(p.tables.len(), 2, "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
     assert!(p.tables.iter().all(|t| t.cells.iter().any(|c| c.text == "Net sales")));
     assert!(p.text.contains("Aeronautics’ net sales in 2020 increased $2.6 billion"), "{}", p.text);
+    // p47: a paragraph carried over from p46, two of its lines in boxes, one line running on into
+    // the next box in lower case and the other into the next sentence ("PAC-3). These").
+    let p = fb_page("LOCKHEEDMARTIN_2020_10K.pdf", 47);
+    assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    assert!(p.text.contains("for integrated air and missile defense programs"), "{}", p.text);
     // Best Buy 2023 p26: the MD&A paragraphs under the revenue-mix table likewise.
     let p = fb_page("BESTBUY_2023_10K.pdf", 26);
     assert!(
