@@ -1734,6 +1734,14 @@ fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
     let p = fb_page("LOCKHEEDMARTIN_2020_10K.pdf", 47);
     assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
     assert!(p.text.contains("for integrated air and missile defense programs"), "{}", p.text);
+    // MGM Resorts 2020 p53: a two-line paragraph in two boxes, run on from a figure ("of 5.25%
+    // senior notes") and from a word ("amounts outstanding") across the boxes' edges.
+    let p = fb_page("MGMRESORTS_2020_10K.pdf", 53);
+    assert!(
+        p.tables.iter().all(|t| t.cells.iter().all(|c| !c.text.contains("MGM China issued"))),
+        "{:?}",
+        p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
+    );
     // Best Buy 2023 p26: the MD&A paragraphs under the revenue-mix table likewise.
     let p = fb_page("BESTBUY_2023_10K.pdf", 26);
     assert!(

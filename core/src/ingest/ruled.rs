@@ -240,8 +240,8 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
 /// lines where they run on a word space apart. A table's cells keep a gutter between them (a
 /// heading run across one is one word, straddling it, and a cell's text that ends close to the
 /// next cell's does not run on into it in lower case). True when at least two of the lines
-/// within the columns, and a quarter of them, run on across a column edge from a word with
-/// letters to one opening in lower case (or to the next sentence after a full stop), a word space
+/// within the columns, and a quarter of them, run on across a column edge from a word (letters
+/// or a figure: "of 5.25% senior notes") to one opening in lower case (or to the next sentence after a full stop), a word space
 /// apart (half an em) or less.
 fn runs_across(xs: &[f32], ys: &[f32], lines: &[&Line]) -> bool {
     let (Some(&top), Some(&bottom)) = (ys.first(), ys.last()) else { return false };
@@ -260,7 +260,7 @@ fn runs_across(xs: &[f32], ys: &[f32], lines: &[&Line]) -> bool {
             let (a, b) = (&p[0], &p[1]);
             let next_sentence = a.text.ends_with(['.', ';']) && b.text.starts_with(|c: char| c.is_uppercase()) && b.text.chars().filter(|c| c.is_alphabetic()).count() >= 2;
             b.bbox[0] - a.bbox[2] <= 0.5 * l.size
-                && a.text.chars().any(char::is_alphabetic)
+                && a.text.chars().any(char::is_alphanumeric)
                 && (b.text.starts_with(|c: char| c.is_lowercase()) || next_sentence)
                 && column(a) != column(b)
         });
