@@ -1028,7 +1028,7 @@ fn a_sentence_introducing_a_table_is_its_caption_not_its_heading() {
     // paragraph over the table; a label that ends in a colon is still a row (Walmart 2020 p51).
     let p = fb_page("LOCKHEEDMARTIN_2020_10K.pdf", 53);
     let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Total debt")).expect("the table");
-    assert_eq!(t.caption, "commitments are as follows (in millions):");
+    assert_eq!(t.caption, "Payments due under these obligations and commitments are as follows (in millions):");
     assert!(!t.grid().concat().iter().any(|c| c.contains("as follows")), "{:?}", t.grid());
     let p = fb_page("WALMART_2020_10K.pdf", 51);
     assert!(p.tables.iter().any(|t| t.grid().iter().any(|r| r[0] == "Net income per common share:")));
@@ -1836,4 +1836,23 @@ fn a_table_titled_above_its_headnote_takes_the_title_for_its_caption() {
     // A label alone on its line ("Exhibit 3") is followed by the title it numbers.
     let ulta = captions(FB, "ULTABEAUTY_2023Q4_EARNINGS.pdf");
     assert!(ulta.iter().any(|(p, c)| *p == 7 && c == "Exhibit 3 Condensed Consolidated Balance Sheets"), "{ulta:?}");
+}
+
+#[test]
+fn a_table_introduced_by_a_sentence_takes_the_whole_sentence_for_its_caption() {
+    // Adobe 2015 p41: the sentence ending in a colon wraps over two lines; its last line alone
+    // ("revenue by reportable segment … (dollars in millions):") named nothing.
+    let adobe = captions(FB, "ADOBE_2015_10K.pdf");
+    assert!(
+        adobe.iter().any(|(p, c)| *p == 41 && c == "Subscription revenue by reportable segment for fiscal 2015, 2014 and 2013 is as follows (dollars in millions):"),
+        "{:?}",
+        adobe.iter().filter(|(p, _)| *p == 41).collect::<Vec<_>>()
+    );
+    // 3M 2022 p65: it starts after the previous sentence's full stop on the same line.
+    let mmm = captions(FB, "3M_2022_10K.pdf");
+    assert!(
+        mmm.iter().any(|(p, c)| *p == 65 && c == "The divestiture-related restructuring actions were recorded in the income statement as follows:"),
+        "{:?}",
+        mmm.iter().filter(|(p, _)| *p == 65).collect::<Vec<_>>()
+    );
 }

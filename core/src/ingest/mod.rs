@@ -61,7 +61,9 @@ pub mod vision;
 /// five short label lines in a row keep a table going.
 /// 13: a running header or footer line is no table's caption (so such tables link as continued).
 /// 14: a currency sign after a dot leader opens the next cell; table documents drop dot leaders;
-/// a numbered title line heading the headnote or wrapped title above a table is its caption.
+/// a numbered title line heading the headnote or wrapped title above a table is its caption, and
+/// so is the whole sentence that introduces it with a colon; boxed running text that runs on
+/// across the boxes' edges into the next sentence, or from a figure, is text.
 pub const READER_VERSION: u32 = 14;
 
 use crate::corpus::BBox;

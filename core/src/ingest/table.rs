@@ -770,7 +770,9 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
             .filter(|l| l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2])
             .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
         if let Some(l) = above {
-            t.caption = titled_caption(&lines, l, t.bbox, &in_other).unwrap_or_else(|| l.text());
+            t.caption = titled_caption(&lines, l, t.bbox, &in_other)
+                .or_else(|| introducing_sentence(&lines, l, t.bbox, &in_other))
+                .unwrap_or_else(|| l.text());
         }
     }
     Reading { tables, loose }
@@ -847,6 +849,70 @@ fn is_entity_name(t: &str) -> bool {
         && words
             .last()
             .is_some_and(|w| LEGAL_FORMS.contains(&w.trim_end_matches('.').trim_end_matches(',').to_lowercase().as_str()))
+}
+
+/// Lines of a paragraph above a table that the sentence introducing it may span.
+const INTRO_LINES: usize = 4;
+
+/// The sentence that introduces the table when the line right above it ends one with a colon
+/// ("… The following table presents the effects of derivatives on our Consolidated Statements of
+/// Earnings for fiscal 2017 and 2016:"): from its start, up to `INTRO_LINES` closely set lines up,
+/// rather than its last line alone. `None` when the line does not end in a colon or is the whole
+/// sentence.
+fn introducing_sentence(lines: &[&Line], nearest: &Line, table: BBox, in_other: &dyn Fn(&Line) -> bool) -> Option<String> {
+    if !nearest.words.last().is_some_and(|w| w.text.ends_with(':')) {
+        return None;
+    }
+    let over = |l: &Line| l.fx1 > table[0] && l.fx0 < table[2] && !in_other(l);
+    let mut block = vec![nearest];
+    while block.len() < INTRO_LINES {
+        let cur = block[block.len() - 1];
+        if sentence_start(&cur.text()).is_some() {
+            break;
+        }
+        let Some(next) = lines
+            .iter()
+            .filter(|l| l.fbot <= cur.ftop + 0.5 && cur.ftop - l.fbot < 0.8 * cur.size && over(l))
+            .max_by(|a, b| a.fbot.total_cmp(&b.fbot))
+        else {
+            break;
+        };
+        block.push(next);
+    }
+    if block.len() == 1 {
+        return None;
+    }
+    let text = block.iter().rev().map(|l| l.text()).collect::<Vec<_>>().join(" ");
+    Some(match sentence_start(&text) {
+        Some(k) => text[k..].to_string(),
+        None => text,
+    })
+}
+
+/// Where the last sentence of `text` starts: after the last full stop (or `?`/`!`, a closing
+/// quote or bracket allowed) followed by a space and a capital, unless the stop ends an
+/// abbreviation ("U.S. Dollar", "No. 5").
+fn sentence_start(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut found = None;
+    for (i, _) in text.match_indices(' ') {
+        let next_upper = text[i + 1..].chars().next().is_some_and(char::is_uppercase);
+        if !next_upper || i == 0 {
+            continue;
+        }
+        let before = text[..i].trim_end_matches(['"', '”', '’', ')']);
+        if !before.ends_with(['.', '?', '!']) {
+            continue;
+        }
+        let word = before[..before.len() - 1].rsplit(' ').next().unwrap_or("");
+        let abbreviation = word.chars().count() == 1 && word.chars().all(char::is_alphabetic)
+            || word.contains('.')
+            || ["No", "Nos", "Inc", "Co", "Corp", "Ltd", "Mr", "Ms", "Dr", "vs", "St"].contains(&word);
+        if !abbreviation && b.get(i + 1).is_some() {
+            found = Some(i + 1);
+        }
+    }
+    found
 }
 
 /// A caption line that is a numbered label ("Table 3.4 …"), not a note ("Source: …").
@@ -2498,6 +2564,17 @@ pub fn link_continuations(pages: &mut [Page]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_sentence_starts_after_a_full_stop_but_not_after_an_abbreviation() {
+        let t = "in fiscal 2017. The following table presents";
+        assert_eq!(sentence_start(t).map(|k| &t[k..]), Some("The following table presents"));
+        assert_eq!(sentence_start("the U.S. Dollar equivalents follow:"), None);
+        assert_eq!(sentence_start("under Note No. 5 Follows"), None);
+        let t = "as noted.” Amounts were:";
+        assert_eq!(sentence_start(t).map(|k| &t[k..]), Some("Amounts were:"));
+        assert_eq!(sentence_start("no stop here at All"), None);
+    }
 
     #[test]
     fn dot_leaders_are_taken_out_of_labels_but_full_stops_and_short_runs_stay() {
