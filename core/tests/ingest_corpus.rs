@@ -1742,6 +1742,10 @@ fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
         "{:?}",
         p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
     );
+    // p52: three lines in boxes, one running on in lower case ("$162 million"), the others cut a
+    // word space apart in upper case ("MGM Cotai") or not at all; no line has a gutter in it.
+    let p = fb_page("MGMRESORTS_2020_10K.pdf", 52);
+    assert!(p.tables.is_empty(), "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
     // Best Buy 2023 p26: the MD&A paragraphs under the revenue-mix table likewise.
     let p = fb_page("BESTBUY_2023_10K.pdf", 26);
     assert!(

@@ -63,7 +63,8 @@ pub mod vision;
 /// 14: a currency sign after a dot leader opens the next cell; table documents drop dot leaders;
 /// a numbered title line heading the headnote or wrapped title above a table is its caption, and
 /// so is the whole sentence that introduces it with a colon; boxed running text that runs on
-/// across the boxes' edges into the next sentence, or from a figure, is text.
+/// across the boxes' edges into the next sentence, or from a figure, is text, and so is a box of
+/// two to four gutterless lines one of which runs on.
 pub const READER_VERSION: u32 = 14;
 
 use crate::corpus::BBox;
