@@ -1720,6 +1720,16 @@ fn a_row_label_wrapped_beside_two_ruled_rows_is_one_cell_spanning_them() {
     assert!(rows.iter().any(|r| r.first().is_some_and(|c| c == "Total EU-12")), "{rows:?}");
 }
 
+/// No table cell on the page holds `text` (a paragraph's words read as text, not as cells).
+fn assert_no_cell_reads(file: &str, page: u32, text: &str) {
+    let p = fb_page(file, page);
+    assert!(
+        p.tables.iter().all(|t| t.cells.iter().all(|c| !c.text.contains(text))),
+        "{file} p{page}: {:?}",
+        p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
     // Lockheed Martin 2020 p46: each run of a paragraph sits on a white box (HTML layout); the
@@ -1736,23 +1746,13 @@ fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
     assert!(p.text.contains("for integrated air and missile defense programs"), "{}", p.text);
     // MGM Resorts 2020 p53: a two-line paragraph in two boxes, run on from a figure ("of 5.25%
     // senior notes") and from a word ("amounts outstanding") across the boxes' edges.
-    let p = fb_page("MGMRESORTS_2020_10K.pdf", 53);
-    assert!(
-        p.tables.iter().all(|t| t.cells.iter().all(|c| !c.text.contains("MGM China issued"))),
-        "{:?}",
-        p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
-    );
+    assert_no_cell_reads("MGMRESORTS_2020_10K.pdf", 53, "MGM China issued");
     // p52: three lines in boxes, one running on in lower case ("$162 million"), the others cut a
     // word space apart in upper case ("MGM Cotai") or not at all; no line has a gutter in it.
     let p = fb_page("MGMRESORTS_2020_10K.pdf", 52);
     assert!(p.tables.is_empty(), "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
     // Best Buy 2023 p26: the MD&A paragraphs under the revenue-mix table likewise.
-    let p = fb_page("BESTBUY_2023_10K.pdf", 26);
-    assert!(
-        p.tables.iter().all(|t| t.cells.iter().all(|c| !c.text.contains("gross profit rate"))),
-        "{:?}",
-        p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>()
-    );
+    assert_no_cell_reads("BESTBUY_2023_10K.pdf", 26, "gross profit rate");
     // A ruled table of text cells stays a table: PepsiCo 2021 p204's "SCHEDULE 1" (a cell's
     // last word set close to the next cell's capital).
     let p = fb_page("PEPSICO_2021_10K.pdf", 204);
