@@ -419,8 +419,10 @@ impl XRef {
     }
 
     pub(crate) fn objects(&self) -> impl IntoIterator<Item = Object<'_>> + '_ {
-        match &self.0 {
-            Inner::Dummy => unimplemented!(),
+        // Patched: the dummy table (objects parsed outside a document) has no objects, rather
+        // than panicking (vendor/PATCHES.md).
+        let elements = match &self.0 {
+            Inner::Dummy => vec![],
             Inner::Some(r) => {
                 let locked = r.map.get();
                 let mut elements = locked
@@ -447,23 +449,24 @@ impl XRef {
                 // Try to yield in the order the objects appeared in the
                 // PDF.
                 elements.sort_by_key(|e1| e1.1);
-
-                let mut iter = elements.into_iter();
-
-                iter::from_fn(move || {
-                    for next in iter.by_ref() {
-                        if let Some(obj) = self.get_with(next.0, &ReaderContext::new(self, false)) {
-                            return Some(obj);
-                        } else {
-                            // Skip invalid objects.
-                            continue;
-                        }
-                    }
-
-                    None
-                })
+                elements
             }
-        }
+        };
+
+        let mut iter = elements.into_iter();
+
+        iter::from_fn(move || {
+            for next in iter.by_ref() {
+                if let Some(obj) = self.get_with(next.0, &ReaderContext::new(self, false)) {
+                    return Some(obj);
+                } else {
+                    // Skip invalid objects.
+                    continue;
+                }
+            }
+
+            None
+        })
     }
 
     pub(crate) fn repair(&self) {
