@@ -798,11 +798,7 @@ fn titled_caption(lines: &[&Line], nearest: &Line, table: BBox, in_other: &dyn F
         if is_label_caption(cur) {
             break;
         }
-        let next = lines
-            .iter()
-            .filter(|l| l.fbot <= cur.ftop + 0.5 && cur.ftop - l.fbot < 0.8 * cur.size && over(l))
-            .max_by(|a, b| a.fbot.total_cmp(&b.fbot))?;
-        block.push(next);
+        block.push(set_close_above(lines, cur, &over)?);
     }
     let top = block.len() - 1;
     if top == 0 || !is_label_caption(block[top]) {
@@ -851,6 +847,16 @@ fn is_entity_name(t: &str) -> bool {
             .is_some_and(|w| LEGAL_FORMS.contains(&w.trim_end_matches('.').trim_end_matches(',').to_lowercase().as_str()))
 }
 
+/// The line set right above `cur` in the same block (less than 0.8 em of leading between them)
+/// among those `keep` accepts.
+fn set_close_above<'a>(lines: &[&'a Line], cur: &Line, keep: &dyn Fn(&Line) -> bool) -> Option<&'a Line> {
+    lines
+        .iter()
+        .copied()
+        .filter(|l| l.fbot <= cur.ftop + 0.5 && cur.ftop - l.fbot < 0.8 * cur.size && keep(l))
+        .max_by(|a, b| a.fbot.total_cmp(&b.fbot))
+}
+
 /// Lines of a paragraph above a table that the sentence introducing it may span.
 const INTRO_LINES: usize = 4;
 
@@ -870,11 +876,7 @@ fn introducing_sentence(lines: &[&Line], nearest: &Line, table: BBox, in_other: 
         if sentence_start(&cur.text()).is_some() {
             break;
         }
-        let Some(next) = lines
-            .iter()
-            .filter(|l| l.fbot <= cur.ftop + 0.5 && cur.ftop - l.fbot < 0.8 * cur.size && over(l))
-            .max_by(|a, b| a.fbot.total_cmp(&b.fbot))
-        else {
+        let Some(next) = set_close_above(lines, cur, &over) else {
             break;
         };
         block.push(next);
