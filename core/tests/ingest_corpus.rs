@@ -1751,6 +1751,14 @@ fn running_text_set_in_white_boxes_is_read_as_text_not_as_a_grid() {
     // word space apart in upper case ("MGM Cotai") or not at all; no line has a gutter in it.
     let p = fb_page("MGMRESORTS_2020_10K.pdf", 52);
     assert!(p.tables.is_empty(), "{:?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    // p53 again: a three-line paragraph whose indented first line draws the boxes' edge; the
+    // next line runs across it a word space apart ("totaling $78 million"), in no case rule.
+    assert_no_cell_reads("MGMRESORTS_2020_10K.pdf", 53, "we paid a dividend of $0.15");
+    // p109: an exhibit entry's lines in boxes, its number hung outside them ("4.3 Indenture…"):
+    // the gap after the number is no gutter of the box.
+    assert_no_cell_reads("MGMRESORTS_2020_10K.pdf", 109, "Indenture, dated as of");
+    // MGM 2022 p8: a bulleted strategy line in boxes, its bullet outside them.
+    assert_no_cell_reads("MGMRESORTS_2022_10K.pdf", 8, "Innovate our gaming entertainment");
     // Best Buy 2023 p26: the MD&A paragraphs under the revenue-mix table likewise.
     assert_no_cell_reads("BESTBUY_2023_10K.pdf", 26, "gross profit rate");
     // A ruled table of text cells stays a table: PepsiCo 2021 p204's "SCHEDULE 1" (a cell's

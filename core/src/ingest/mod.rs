@@ -65,7 +65,9 @@ pub mod vision;
 /// so is the whole sentence that introduces it with a colon; boxed running text that runs on
 /// across the boxes' edges into the next sentence, or from a figure, is text, and so is a box of
 /// two to four gutterless lines one of which runs on.
-pub const READER_VERSION: u32 = 14;
+/// 15: in such a box a line running on across an edge a word space apart counts whatever case
+/// the next word opens with, and a bullet or number hung outside the box is no gutter.
+pub const READER_VERSION: u32 = 15;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};

@@ -242,13 +242,15 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
 /// next cell's does not run on into it in lower case). True when at least two of the lines
 /// within the columns, and a quarter of them, run on across a column edge from a word (letters
 /// or a figure: "of 5.25% senior notes") to one opening in lower case (or to the next sentence
-/// after a full stop), a word space apart (half an em) or less; or when one of them does in a
-/// box of two to four lines none of which has a gutter in it.
+/// after a full stop), a word space apart (half an em) or less; or when, in a box of two to four
+/// lines none of which has a gutter inside the box, one of them runs on across an edge a word
+/// space apart whatever the case (a paragraph's indented first line draws the edge the next line
+/// crosses: "totaling $78 million").
 fn runs_across(xs: &[f32], ys: &[f32], lines: &[&Line]) -> bool {
     let (Some(&top), Some(&bottom)) = (ys.first(), ys.last()) else { return false };
     let (left, right) = (xs[0], xs[xs.len() - 1]);
     let column = |w: &Word| band_of(xs, (w.bbox[0] + w.bbox[2]) / 2.0);
-    let (mut within, mut running, mut gapless) = (0usize, 0usize, 0usize);
+    let (mut within, mut running, mut gapless, mut crossing) = (0usize, 0usize, 0usize, 0usize);
     for l in lines {
         let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
         if cy <= top || cy >= bottom || l.bbox[2] <= left || l.bbox[0] >= right {
@@ -266,12 +268,20 @@ fn runs_across(xs: &[f32], ys: &[f32], lines: &[&Line]) -> bool {
                 && column(a) != column(b)
         });
         running += usize::from(runs_on);
+        // Any word of it runs on into the next column a word space later ("totaling $78 million"
+        // across the edge a paragraph's indented first line draws).
+        crossing += usize::from(l.words.windows(2).any(|p| {
+            let (a, b) = (column(&p[0]), column(&p[1]));
+            p[1].bbox[0] - p[0].bbox[2] <= 0.5 * l.size && p[0].text.chars().any(char::is_alphanumeric) && a.is_some() && b.is_some() && a != b
+        }));
         // No gutter anywhere in the line: its words are a word space apart from end to end.
-        gapless += usize::from(l.words.windows(2).all(|p| p[1].bbox[0] - p[0].bbox[2] <= GUTTERLESS_EMS * l.size));
+        // Only the words inside the grid count: a bullet hung outside the box keeps its gap.
+        let inside: Vec<&Word> = l.words.iter().filter(|w| column(w).is_some()).collect();
+        gapless += usize::from(inside.windows(2).all(|p| p[1].bbox[0] - p[0].bbox[2] <= GUTTERLESS_EMS * l.size));
     }
     // A paragraph of two to four lines in boxes shows one run-on line, and no line of it has a
     // gutter in it: a table's rows are set with gutters between their cells.
-    running >= 2 && running * 4 >= within || running >= 1 && (2..=4).contains(&within) && gapless == within
+    running >= 2 && running * 4 >= within || crossing >= 1 && (2..=4).contains(&within) && gapless == within
 }
 
 /// Word gaps up to this many ems are spaces within a phrase, not gutters between cells.
