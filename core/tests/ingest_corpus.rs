@@ -1798,6 +1798,39 @@ fn figures_set_a_little_off_their_labels_baseline_stay_in_the_labels_row_and_sho
 }
 
 #[test]
+fn a_label_closed_by_a_colon_heads_the_rows_under_it_not_the_header_or_the_next_label() {
+    // General Mills 2020 p93: "Other noncurrent liabilities:" over the wrapped label "Accrued
+    // compensation and benefits, including …  $ 958.7". Read as a header line, it was stacked
+    // onto the label under it, and the row read "Other noncurrent liabilities: Accrued …".
+    let p = fb_page("GENERALMILLS_2020_10K.pdf", 93);
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.cells.iter().any(|c| c.text.starts_with("Noncurrent portion of operating lease")))
+        .expect("other noncurrent liabilities table");
+    let grid = t.grid();
+    assert_eq!(t.header_rows, 1, "{grid:?}");
+    let section = grid.iter().position(|r| r[0] == "Other noncurrent liabilities:").unwrap_or_else(|| panic!("{grid:?}"));
+    assert!(grid[section][1..].iter().all(String::is_empty), "{grid:?}");
+    assert!(grid[section + 1][0].starts_with("Accrued compensation and benefits"), "{grid:?}");
+    assert_eq!(grid[section + 1][1..], ["$ 958.7", "$ 1,153.3"], "{grid:?}");
+    // Adobe 2015 p44: "Revenue impact:" (beside the spanning "Increase/(Decrease)") and "EMEA:"
+    // under it are two labels, not one.
+    let p = fb_page("ADOBE_2015_10K.pdf", 44);
+    let grid = p.tables.iter().map(|t| t.grid()).find(|g| g.iter().any(|r| r[0].starts_with("Total EMEA"))).expect("currency table");
+    let at = |label: &str| grid.iter().position(|r| r[0] == label).unwrap_or_else(|| panic!("{label}: {grid:?}"));
+    assert_eq!(at("EMEA:"), at("Revenue impact:") + 1, "{grid:?}");
+    // 3M 2022 p35: "December 31, 2022 Liability:" under the plans' names is no header row.
+    let p = fb_page("3M_2022_10K.pdf", 35);
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.cells.iter().any(|c| c.text == "December 31, 2022 Liability:"))
+        .expect("discount rate table");
+    assert_eq!(t.header_rows, 1, "{:?}", t.grid());
+}
+
+#[test]
 fn a_dot_leader_does_not_swallow_the_dollar_sign_of_the_first_figure_and_documents_drop_it() {
     // Adobe's 2015 10-K leads every label to its figures with dots, the first column's `$` set a
     // word space after them: the sign opens the figure's cell (it used to end the label, and the
@@ -1866,5 +1899,26 @@ fn a_table_introduced_by_a_sentence_takes_the_whole_sentence_for_its_caption() {
         mmm.iter().any(|(p, c)| *p == 65 && c == "The divestiture-related restructuring actions were recorded in the income statement as follows:"),
         "{:?}",
         mmm.iter().filter(|(p, _)| *p == 65).collect::<Vec<_>>()
+    );
+    // JPMorgan 2021Q1: a sentence that ends in a full stop introduces tables as well; its last
+    // line alone read "2020." (p154). A heading set over the sentence names the table too (p111).
+    let jpm = captions(FB, "JPMORGAN_2021Q1_10Q.pdf");
+    let on = |p: u32| jpm.iter().filter(|(q, _)| *q == p).map(|(_, c)| c.as_str()).collect::<Vec<_>>();
+    assert!(
+        on(154).contains(&"The following table summarizes the derivatives qualifying as guarantees as of March 31, 2021, and December 31, 2020."),
+        "{:?}",
+        on(154)
+    );
+    assert!(
+        on(111).contains(&"Investment banking fees — The following table presents the components of investment banking fees."),
+        "{:?}",
+        on(111)
+    );
+    // Adobe 2022 p94: a line that holds the start of the sentence it ends is the caption whole.
+    let adobe = captions(FB, "ADOBE_2022_10K.pdf");
+    assert!(
+        adobe.iter().any(|(p, c)| *p == 94 && c == "1. Financial Statements. See Index to Consolidated Financial Statements in Part II, Item 8 of this Form 10-K."),
+        "{:?}",
+        adobe.iter().filter(|(p, _)| *p == 94).collect::<Vec<_>>()
     );
 }

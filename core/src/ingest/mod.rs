@@ -66,7 +66,9 @@ pub mod vision;
 /// across the boxes' edges into the next sentence, or from a figure, is text, and so is a box of
 /// two to four gutterless lines one of which runs on.
 /// 15: in such a box a line running on across an edge a word space apart counts whatever case
-/// the next word opens with, and a bullet or number hung outside the box is no gutter.
+/// the next word opens with, and a bullet or number hung outside the box is no gutter; a label
+/// line closed by a colon is neither a header row nor part of the label under it; a sentence
+/// ending in a full stop right above a table is its caption whole, under its heading if any.
 pub const READER_VERSION: u32 = 15;
 
 use crate::corpus::BBox;

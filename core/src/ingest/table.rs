@@ -860,35 +860,86 @@ fn set_close_above<'a>(lines: &[&'a Line], cur: &Line, keep: &dyn Fn(&Line) -> b
 /// Lines of a paragraph above a table that the sentence introducing it may span.
 const INTRO_LINES: usize = 4;
 
-/// The sentence that introduces the table when the line right above it ends one with a colon
+/// The sentence that introduces the table, when the line right above it ends one: with a colon
 /// ("… The following table presents the effects of derivatives on our Consolidated Statements of
-/// Earnings for fiscal 2017 and 2016:"): from its start, up to `INTRO_LINES` closely set lines up,
-/// rather than its last line alone. `None` when the line does not end in a colon or is the whole
-/// sentence.
+/// Earnings for fiscal 2017 and 2016:") or a full stop ("The table below sets forth … consumer
+/// loans, excluding credit card, by class."). From the sentence's start, up to `INTRO_LINES`
+/// closely set lines up, rather than its last line alone, and from the last sentence's start on
+/// that line ("measurement purposes. We calculate ARR as follows:"). `None` when the line ends
+/// neither way or is the whole sentence; and, after a full stop, when the sentence's start is not
+/// within reach (a long paragraph's last line is then the caption, as before).
 fn introducing_sentence(lines: &[&Line], nearest: &Line, table: BBox, in_other: &dyn Fn(&Line) -> bool) -> Option<String> {
-    if !nearest.words.last().is_some_and(|w| w.text.ends_with(':')) {
+    let last = nearest.words.last()?.text.trim_end_matches(['"', '”', '’', ')']);
+    let colon = last.ends_with(':');
+    if !colon && !last.ends_with('.') {
         return None;
     }
     let over = |l: &Line| l.fx1 > table[0] && l.fx0 < table[2] && !in_other(l);
     let mut block = vec![nearest];
+    // The block reached the paragraph's first line (no line set close above it), and the heading
+    // set over it, if any.
+    let mut top = false;
+    let mut heading: Option<&Line> = None;
     while block.len() < INTRO_LINES {
         let cur = block[block.len() - 1];
         if sentence_start(&cur.text()).is_some() {
             break;
         }
         let Some(next) = set_close_above(lines, cur, &over) else {
+            top = true;
             break;
         };
+        if opens_sentence_under(cur, next) {
+            top = true;
+            heading = is_run_in_heading(next).then_some(next);
+            break;
+        }
         block.push(next);
     }
-    if block.len() == 1 {
+    // After a full stop, a line that holds the sentence's start is the caption as it is (its
+    // first sentence is as much the table's: "1. Financial Statements. See Index …").
+    if !colon && block.len() == 1 {
         return None;
     }
     let text = block.iter().rev().map(|l| l.text()).collect::<Vec<_>>().join(" ");
-    Some(match sentence_start(&text) {
-        Some(k) => text[k..].to_string(),
-        None => text,
-    })
+    match sentence_start(&text) {
+        Some(k) => Some(text[k..].to_string()),
+        // The paragraph opens the sentence: the lines from its first, if there are several, under
+        // their heading ("Pension Plans — The fair values for the pension plans … are as follows:").
+        None if block.len() > 1 && (colon || top && text.starts_with(char::is_uppercase)) || heading.is_some() => {
+            Some(match heading.map(|h| h.text()) {
+                Some(h) if h.ends_with(':') => format!("{h} {text}"),
+                Some(h) => format!("{h} — {text}"),
+                None => text,
+            })
+        }
+        None => None,
+    }
+}
+
+/// Words a heading set on a line of its own over a paragraph may have.
+const HEADING_WORDS: usize = 8;
+
+/// A heading over a paragraph: a short line of words that ends no sentence ("Nonaccrual loans",
+/// "NOTE 14: INCOME TAXES", "Derivative Impact on the Statements of Income:"); not a line of
+/// years or figures ("2017 2016 2015").
+fn is_run_in_heading(line: &Line) -> bool {
+    let words = line.words.iter().filter(|w| w.text.starts_with(char::is_alphabetic)).count();
+    line.words.len() <= HEADING_WORDS
+        && words * 2 > line.words.len()
+        && line.words.last().is_some_and(|w| !w.text.ends_with(['.', '?', '!', ';', ',']))
+}
+
+/// `line` opens a sentence (or a paragraph) under the line set close `above` it: it starts with
+/// a capital, and the line above ends a sentence, or is set in another face (a heading in bold:
+/// "Nonaccrual loans" over "The following table provides …"), or stops short of it by four ems
+/// or more (a heading, or a paragraph's last line).
+fn opens_sentence_under(line: &Line, above: &Line) -> bool {
+    let (Some(first), Some(end)) = (line.words.first(), above.words.last()) else { return false };
+    first.text.starts_with(char::is_uppercase)
+        && (end.text.trim_end_matches(['"', '”', '’', ')']).ends_with(['.', '?', '!', ':'])
+            || end.font != first.font
+            || above.fx1 < line.fx1 - 4.0 * line.size)
 }
 
 /// Where the last sentence of `text` starts: after the last full stop (or `?`/`!`, a closing
@@ -1848,9 +1899,17 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         cells.sort_by_key(|c| c.0);
         r.cells = cells;
     }
-    let first_value_row = grid_rows.iter().position(|r| r.value);
-    headings_over_labels(&mut grid_rows[..first_value_row.unwrap_or(0)], &columns);
-    for r in grid_rows.iter_mut().take(first_value_row.unwrap_or(0)) {
+    // The header is the rows above the first row of figures, but for the label lines right above
+    // it that a colon closes: they head the rows under them ("Other noncurrent liabilities:").
+    let mut header_end = grid_rows.iter().position(|r| r.value).unwrap_or(0);
+    while header_end > 0 && {
+        let r = &grid_rows[header_end - 1];
+        r.cells.len() == 1 && r.cells[0].0 == 0 && r.label().is_some_and(|l| l.ends_with(':'))
+    } {
+        header_end -= 1;
+    }
+    headings_over_labels(&mut grid_rows[..header_end], &columns);
+    for r in grid_rows.iter_mut().take(header_end) {
         span_to_rules(&mut r.cells, &columns, hrules, vrules);
     }
     let grid_rows: Vec<Vec<(usize, usize, Seg)>> = grid_rows.into_iter().map(|r| r.cells).collect();
@@ -1898,7 +1957,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         .map(|(c, _, _)| *c)
         .collect();
     let figures = value_columns.len() >= 2 || n_value_rows >= 3;
-    let header = if figures { first_value_row.unwrap_or(0) } else { 0 };
+    let header = if figures { header_end } else { 0 };
     let covers = |i: usize, r: &[(usize, usize, Seg)]| {
         if i < header { r.iter().map(|c| c.1).sum::<usize>() } else { r.len() }
     };
@@ -1920,7 +1979,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
         continues_from_previous: false,
         n_rows: grid_rows.len(),
         n_cols,
-        header_rows: first_value_row.unwrap_or(0),
+        header_rows: header_end,
         ruled,
         notes: vec![],
     })
@@ -2236,6 +2295,7 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
                 && !r.value
                 && !prev.value
                 && prev.lines < 4
+                && !(prev.label().is_some_and(|l| l.ends_with(':')) && r.label().is_some())
                 && stacks(prev, &r)
                 && !ruled_between(prev, &r, columns, hrules)
             {
