@@ -1397,6 +1397,42 @@ fn docs_of_page(ex: &ingest::Extracted, page: u32) -> Vec<clair_core::corpus::Do
 }
 
 #[test]
+fn notes_that_run_on_to_the_next_page_are_the_tables_notes_but_are_not_highlighted_on_its_page() {
+    // JPM 2023Q2 p65: the consumer credit tables' notes (a)-(g) fill the foot of the page and
+    // (h)-(m) open p66. The first table marks "Credit-related notes …(h)": it takes both runs.
+    let ex = jpm_2023q2();
+    let p = ex.pages.iter().find(|p| p.page == 65).expect("page 65");
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.cells.iter().any(|c| c.text.starts_with("Credit-related notes used in credit portfolio management activities(h)")))
+        .expect("consumer credit table");
+    let marks: Vec<(&str, Option<u32>)> = t.notes.iter().map(|n| (n.mark.as_str(), n.page)).collect();
+    let expect: Vec<(&str, Option<u32>)> = ["a", "b", "c", "d", "e", "f", "g"]
+        .into_iter()
+        .map(|m| (m, None))
+        .chain(["h", "i", "j", "k", "l", "m"].into_iter().map(|m| (m, Some(66))))
+        .collect();
+    assert_eq!(marks, expect, "{:?}", t.notes);
+    let h = t.notes.iter().find(|n| n.mark == "h").unwrap();
+    assert!(h.text.starts_with("Represents the notional amount of protection obtained through the issuance of credit-related notes"), "{h:?}");
+    // The row's document carries the note; its citation highlights the row, not p66's region.
+    let docs = docs_of_page(ex, 65);
+    let row = docs
+        .iter()
+        .find(|d| d.table.as_ref().and_then(|m| m.row_label.as_deref()).is_some_and(|l| l.starts_with("Credit-related notes")))
+        .expect("row document");
+    assert!(row.text.contains("\n(h) Represents the notional amount of protection"), "{}", row.text);
+    assert!(!row.bboxes.contains(&h.bbox), "{:?}", row.bboxes);
+    // Lockheed Martin 2020 p30: the selected financial data's notes (a)-(d) under it, (e)-(g) on p31.
+    let p = fb_page("LOCKHEEDMARTIN_2020_10K.pdf", 30);
+    let marks: Vec<String> = p.tables.iter().flat_map(|t| t.notes.iter().map(|n| format!("{}{}", n.mark, n.page.map_or(String::new(), |q| format!("@{q}"))))).collect();
+    for m in ["a", "d", "e@31", "g@31"] {
+        assert!(marks.iter().any(|x| x == m), "{m}: {marks:?}");
+    }
+}
+
+#[test]
 fn a_tables_footnotes_go_with_the_rows_whose_marks_point_at_them() {
     // JPM 2023Q2 p187: the pledged-assets table marks two rows "(a)" and "(b)"; the notes under it
     // (in the right-hand column, beside a column of running text) qualify those figures.

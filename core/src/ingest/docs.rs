@@ -104,7 +104,8 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
         };
         // The table's footnotes (`notes`): this part's, then those of its other parts whose marks
         // this part's do not repeat (a note under a table's last page is the whole table's).
-        let mut notes: Vec<(&TableNote, bool)> = table.notes.iter().map(|n| (n, true)).collect();
+        // A note carried over to the next page is not highlighted on this one.
+        let mut notes: Vec<(&TableNote, bool)> = table.notes.iter().map(|n| (n, n.page.is_none())).collect();
         for &(cp, ct) in chain.iter().filter(|&&(cp, ct)| (cp, ct) != (pi, t)) {
             for n in &ex.pages[cp].tables[ct].notes {
                 if !n.mark.is_empty() && !notes.iter().any(|(m, _)| m.mark == n.mark) {

@@ -68,7 +68,8 @@ pub mod vision;
 /// 15: in such a box a line running on across an edge a word space apart counts whatever case
 /// the next word opens with, and a bullet or number hung outside the box is no gutter; a label
 /// line closed by a colon is neither a header row nor part of the label under it; a sentence
-/// ending in a full stop right above a table is its caption whole, under its heading if any.
+/// ending in a full stop right above a table is its caption whole, under its heading if any;
+/// notes that run on to the top of the next page are the table's (`TableNote::page`).
 pub const READER_VERSION: u32 = 15;
 
 use crate::corpus::BBox;
@@ -276,6 +277,10 @@ pub struct TableNote {
     pub mark: String,
     pub text: String,
     pub bbox: BBox,
+    /// The page the note is printed on when it is not the table's: a run of notes carried over
+    /// to the top of the next page (`notes::attach_carried_over`). `bbox` is on that page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
 }
 
 impl TableNote {

@@ -22,7 +22,7 @@ const NOTE_GAP_EMS: f32 = 3.0;
 /// blocks as [`super::layout::blocks_with_tables`] made them.
 pub fn attach(tables: &mut [Table], blocks: &[Block]) {
     let tops: Vec<f32> = tables.iter().map(|t| t.bbox[1]).collect();
-    let runs: Vec<Vec<TableNote>> = tables.iter().map(|t| notes_under(t, &tops, blocks)).collect();
+    let runs: Vec<Vec<TableNote>> = tables.iter().map(|t| notes_under(t.bbox, &tops, blocks)).collect();
     for i in 0..tables.len() {
         // The notes under the table or, when another table is set close under it (a stack of
         // tables over one set of notes, as JPMorgan prints its credit tables), under the stack.
@@ -34,6 +34,56 @@ pub fn attach(tables: &mut [Table], blocks: &[Block]) {
         let carried = table_marks(&tables[i]);
         if runs[k].iter().any(|n| carried.contains(&n.mark)) {
             tables[i].notes = runs[k].clone();
+        }
+    }
+}
+
+/// How low on its page a table ends (a share of the page height) for its notes to run on to the
+/// top of the next page.
+const LOW_ON_PAGE: f32 = 0.55;
+
+/// Notes that run on to the top of the next page (JPMorgan 2023Q2 p65: a stack of credit tables
+/// over notes (a)–(g), and (h)–(m) opening p66). The next page's first text, under its running
+/// header and over any table of it, is read as notes across the columns of each table set low on
+/// the page before it (the table or its notes ending low on it); a table takes that run when it carries a mark of it that none of its own
+/// notes explain. The notes keep their place on the next page (`TableNote::page`); the page's
+/// text keeps them too.
+pub fn attach_carried_over(pages: &mut [super::Page]) {
+    for i in 1..pages.len() {
+        let (before, after) = pages.split_at_mut(i);
+        let (prev, next) = (&mut before[i - 1], &after[0]);
+        let low = LOW_ON_PAGE * prev.height;
+        // Where a table's notes end on its page (or the table, if it has none).
+        let end = |t: &Table| t.notes.iter().filter(|n| n.page.is_none()).map(|n| n.bbox[3]).fold(t.bbox[3], f32::max);
+        if !prev.tables.iter().any(|t| end(t) > low) {
+            continue;
+        }
+        // The next page's first block under its running header must be text.
+        let first = next
+            .blocks
+            .iter()
+            .filter(|b| !matches!(b.kind, BlockKind::Header | BlockKind::Footer) && !b.lines.is_empty())
+            .min_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]));
+        let Some(first) = first.filter(|b| b.kind == BlockKind::Text) else { continue };
+        let tops: Vec<f32> = next.tables.iter().map(|t| t.bbox[1]).collect();
+        for t in prev.tables.iter_mut().filter(|t| end(t) > low) {
+            let explained: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
+            let unexplained: Vec<String> =
+                table_marks(t).into_iter().filter(|m| !explained.contains(&m.as_str())).collect();
+            if unexplained.is_empty() {
+                continue;
+            }
+            let region = [t.bbox[0], first.bbox[1], t.bbox[2], first.bbox[1]];
+            let run = notes_under(region, &tops, &next.blocks);
+            if !run.iter().any(|n| unexplained.contains(&n.mark)) {
+                continue;
+            }
+            for mut n in run {
+                if !t.notes.iter().any(|m| m.mark == n.mark) {
+                    n.page = Some(next.page);
+                    t.notes.push(n);
+                }
+            }
         }
     }
 }
@@ -82,8 +132,8 @@ fn table_marks(t: &Table) -> Vec<String> {
 
 /// The notes of the text blocks set under `t`, from the nearest down, while each block opens
 /// with a note and the one before it ended in a note; none when another table comes first.
-fn notes_under(t: &Table, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote> {
-    let [x0, _, x1, bottom] = t.bbox;
+fn notes_under(table: BBox, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNote> {
+    let [x0, _, x1, bottom] = table;
     let width = (x1 - x0).max(1.0);
     let mut under: Vec<&Block> = blocks
         .iter()
@@ -252,7 +302,7 @@ fn notes_of_block(b: &Block, mut apart: Vec<(String, BBox)>) -> (Vec<TableNote>,
         };
         let outdented = hanging.is_some_and(|x| line.bbox[0] < x - 0.5 * line.size);
         if let Some((mark, rest, bbox)) = opens {
-            notes.push(TableNote { mark, text: rest.to_string(), bbox });
+            notes.push(TableNote { mark, text: rest.to_string(), bbox, page: None });
         } else if ended || outdented {
             return (notes, false);
         } else if let Some(n) = notes.last_mut() {

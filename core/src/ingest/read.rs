@@ -868,6 +868,7 @@ fn read_document(
     // A report with neither: its headings, by type size.
     super::headings::attach_typeset_headings(&mut ex.pages);
     super::table::link_continuations(&mut ex.pages);
+    super::notes::attach_carried_over(&mut ex.pages);
     ex
 }
 
