@@ -1914,9 +1914,10 @@ fn a_table_titled_above_its_headnote_takes_the_title_for_its_caption() {
         eu006.iter().any(|(_, c)| c == "Table 8.13 - National brands, Own brand and low price items shares for supermarkets and hypermarkets"),
         "{eu006:?}"
     );
-    // A label alone on its line ("Exhibit 3") is followed by the title it numbers.
+    // A label alone on its line ("Exhibit 3") is followed by the title it numbers (and the title
+    // by the line of units under it).
     let ulta = captions(FB, "ULTABEAUTY_2023Q4_EARNINGS.pdf");
-    assert!(ulta.iter().any(|(p, c)| *p == 7 && c == "Exhibit 3 Condensed Consolidated Balance Sheets"), "{ulta:?}");
+    assert!(ulta.iter().any(|(p, c)| *p == 7 && c == "Exhibit 3 Condensed Consolidated Balance Sheets (In thousands)"), "{ulta:?}");
 }
 
 #[test]
@@ -1949,6 +1950,18 @@ fn a_table_introduced_by_a_sentence_takes_the_whole_sentence_for_its_caption() {
         on(111).contains(&"Investment banking fees — The following table presents the components of investment banking fees."),
         "{:?}",
         on(111)
+    );
+    // A line of units names no table: Microsoft 2016 p74's three tables were each captioned
+    // "(In millions)"; Amazon's statements likewise, under their titles.
+    let msft = captions(FB, "MICROSOFT_2016_10K.pdf");
+    let on = |p: u32| msft.iter().filter(|(q, _)| *q == p).map(|(_, c)| c.as_str()).collect::<Vec<_>>();
+    assert!(on(74).contains(&"The components of inventories were as follows: (In millions)"), "{:?}", on(74));
+    assert!(on(74).contains(&"The components of property and equipment were as follows: (In millions)"), "{:?}", on(74));
+    let amzn = captions(FB, "AMAZON_2019_10K.pdf");
+    assert!(
+        amzn.iter().any(|(p, c)| *p == 38 && c == "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions, except per share data)"),
+        "{:?}",
+        amzn.iter().filter(|(p, _)| *p == 38).collect::<Vec<_>>()
     );
     // Adobe 2022 p94: a line that holds the start of the sentence it ends is the caption whole.
     let adobe = captions(FB, "ADOBE_2022_10K.pdf");

@@ -69,7 +69,8 @@ pub mod vision;
 /// the next word opens with, and a bullet or number hung outside the box is no gutter; a label
 /// line closed by a colon is neither a header row nor part of the label under it; a sentence
 /// ending in a full stop right above a table is its caption whole, under its heading if any;
-/// notes that run on to the top of the next page are the table's (`TableNote::page`).
+/// notes that run on to the top of the next page are the table's (`TableNote::page`); a line of
+/// units ("(In millions)") is no caption by itself, but follows the line set over it.
 pub const READER_VERSION: u32 = 15;
 
 use crate::corpus::BBox;

@@ -770,12 +770,35 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
             .filter(|l| l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2])
             .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
         if let Some(l) = above {
-            t.caption = titled_caption(&lines, l, t.bbox, &in_other)
+            // A line of units ("(In millions)") names no table: the caption is what is set over it,
+            // with the units after it.
+            let over = |u: &Line| u.fx1 > t.bbox[0] && u.fx0 < t.bbox[2] && !in_other(u);
+            let units_over = |u: &Line| over(u) && u.fbot > l.ftop - UNITS_LEADING_EMS * u.size.max(l.size);
+            let (l, units) = match is_units_line(l).then(|| set_above(&lines, l, f32::MAX, &units_over)).flatten() {
+                Some(up) => (up, Some(l.text())),
+                None => (*l, None),
+            };
+            let caption = titled_caption(&lines, l, t.bbox, &in_other)
                 .or_else(|| introducing_sentence(&lines, l, t.bbox, &in_other))
                 .unwrap_or_else(|| l.text());
+            t.caption = match units {
+                Some(u) => format!("{caption} {u}"),
+                None => caption,
+            };
         }
     }
     Reading { tables, loose }
+}
+
+/// Words a line of units may have ("(in millions, except per share data)").
+const UNITS_WORDS: usize = 8;
+
+/// A line that only gives the table's units: short and wholly in parentheses ("(In millions)",
+/// "(Dollars in thousands)").
+fn is_units_line(line: &Line) -> bool {
+    let t = line.text();
+    let t = t.trim();
+    line.words.len() <= UNITS_WORDS && t.starts_with('(') && t.ends_with(')') && t[1..t.len() - 1].find([')', '(']).is_none()
 }
 
 /// Lines of a headnote above a table that a title line may head ("Table 324. Arrests by Sex and
@@ -850,12 +873,22 @@ fn is_entity_name(t: &str) -> bool {
 /// The line set right above `cur` in the same block (less than 0.8 em of leading between them)
 /// among those `keep` accepts.
 fn set_close_above<'a>(lines: &[&'a Line], cur: &Line, keep: &dyn Fn(&Line) -> bool) -> Option<&'a Line> {
+    set_above(lines, cur, 0.8 * cur.size, keep)
+}
+
+/// The line set right above `cur`, less than `leading` points above it, among those `keep`
+/// accepts.
+fn set_above<'a>(lines: &[&'a Line], cur: &Line, leading: f32, keep: &dyn Fn(&Line) -> bool) -> Option<&'a Line> {
     lines
         .iter()
         .copied()
-        .filter(|l| l.fbot <= cur.ftop + 0.5 && cur.ftop - l.fbot < 0.8 * cur.size && keep(l))
+        .filter(|l| l.fbot <= cur.ftop + 0.5 && cur.ftop - l.fbot < leading && keep(l))
         .max_by(|a, b| a.fbot.total_cmp(&b.fbot))
 }
+
+/// How far over a line of units (in ems of the larger type) the line it qualifies may be set: a
+/// blank line's worth ("The components of inventories were as follows:" over "(In millions)").
+const UNITS_LEADING_EMS: f32 = 1.5;
 
 /// Lines of a paragraph above a table that the sentence introducing it may span.
 const INTRO_LINES: usize = 4;
