@@ -1963,6 +1963,15 @@ fn a_table_introduced_by_a_sentence_takes_the_whole_sentence_for_its_caption() {
         "{:?}",
         amzn.iter().filter(|(p, _)| *p == 38).collect::<Vec<_>>()
     );
+    // A statement's period line is captioned under the statement's title, over the company's
+    // letterhead (PepsiCo 2021 p61: title, "PepsiCo, Inc. and Subsidiaries", period, units).
+    let pep = captions(FB, "PEPSICO_2021_10K.pdf");
+    assert!(
+        pep.iter().any(|(p, c)| *p == 61
+            && c == "Consolidated Statement of Income Fiscal years ended December 25, 2021, December 26, 2020 and December 28, 2019 (in millions except per share amounts)"),
+        "{:?}",
+        pep.iter().filter(|(p, _)| *p == 61).collect::<Vec<_>>()
+    );
     // Adobe 2022 p94: a line that holds the start of the sentence it ends is the caption whole.
     let adobe = captions(FB, "ADOBE_2022_10K.pdf");
     assert!(

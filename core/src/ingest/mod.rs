@@ -70,7 +70,8 @@ pub mod vision;
 /// line closed by a colon is neither a header row nor part of the label under it; a sentence
 /// ending in a full stop right above a table is its caption whole, under its heading if any;
 /// notes that run on to the top of the next page are the table's (`TableNote::page`); a line of
-/// units ("(In millions)") is no caption by itself, but follows the line set over it.
+/// units ("(In millions)") is no caption by itself, but follows the line set over it; a
+/// statement's period line follows the statement's title.
 pub const READER_VERSION: u32 = 15;
 
 use crate::corpus::BBox;

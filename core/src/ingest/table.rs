@@ -780,6 +780,7 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
             };
             let caption = titled_caption(&lines, l, t.bbox, &in_other)
                 .or_else(|| introducing_sentence(&lines, l, t.bbox, &in_other))
+                .or_else(|| titled_period(&lines, l, &over))
                 .unwrap_or_else(|| l.text());
             t.caption = match units {
                 Some(u) => format!("{caption} {u}"),
@@ -788,6 +789,29 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
         }
     }
     Reading { tables, loose }
+}
+
+/// The phrases a statement's period line opens with, under the statement's title.
+const PERIOD_OPENINGS: [&str; 8] =
+    ["for the", "years ended", "year ended", "fiscal years ended", "fiscal year ended", "three months ended", "six months ended", "nine months ended"];
+
+/// A statement's period line ("For the Years Ended December 28, 2019, December 29, 2018 and
+/// December 30, 2017") under its title ("Consolidated Statements of Comprehensive Income"): the
+/// title set close over it, then the period. `None` when `line` is no period line (a sentence
+/// ends in a full stop or a colon) or no short heading is set over it.
+fn titled_period(lines: &[&Line], line: &Line, keep: &dyn Fn(&Line) -> bool) -> Option<String> {
+    let text = line.text();
+    let lower = text.to_lowercase();
+    if !PERIOD_OPENINGS.iter().any(|p| lower.starts_with(p)) || text.ends_with(['.', ':']) {
+        return None;
+    }
+    let heading = |t: &&Line| is_run_in_heading(t) && !is_units_line(t);
+    let mut title = set_close_above(lines, line, keep).filter(heading)?;
+    // The company's letterhead between them ("PepsiCo, Inc. and Subsidiaries") names no table.
+    if is_entity_name(&title.text()) {
+        title = set_close_above(lines, title, keep).filter(heading)?;
+    }
+    Some(format!("{} {text}", title.text()))
 }
 
 /// Words a line of units may have ("(in millions, except per share data)").
@@ -861,8 +885,15 @@ const LEGAL_FORMS: [&str; 15] = [
     "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc", "lp", "plc", "n.v", "ag", "se", "s.a",
 ];
 
-/// A short line that is a company's name: it ends in a legal form ("Ulta Beauty, Inc.").
+/// A short line that is a company's name: it ends in a legal form ("Ulta Beauty, Inc."), or in
+/// one and its subsidiaries ("PepsiCo, Inc. and Subsidiaries").
 fn is_entity_name(t: &str) -> bool {
+    let t = t.trim();
+    let lower = t.to_lowercase();
+    let t = ["and subsidiaries", "and its subsidiaries"]
+        .iter()
+        .find_map(|s| lower.ends_with(s).then(|| &t[..t.len() - s.len()]))
+        .unwrap_or(t);
     let words: Vec<&str> = t.split_whitespace().collect();
     words.len() <= 6
         && words
