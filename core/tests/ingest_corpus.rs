@@ -1920,63 +1920,57 @@ fn a_table_titled_above_its_headnote_takes_the_title_for_its_caption() {
     assert!(ulta.iter().any(|(p, c)| *p == 7 && c == "Exhibit 3 Condensed Consolidated Balance Sheets (In thousands)"), "{ulta:?}");
 }
 
+/// One of the tables on page `page` of FinanceBench's `file` has `caption` (each file read once).
+fn assert_captioned(file: &str, page: u32, caption: &str) {
+    static READ: std::sync::Mutex<Vec<(String, Vec<(u32, String)>)>> = std::sync::Mutex::new(vec![]);
+    let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+    if !read.iter().any(|(f, _)| f == file) {
+        read.push((file.to_string(), captions(FB, file)));
+    }
+    let all = &read.iter().find(|(f, _)| f == file).expect("read above").1;
+    let on: Vec<&str> = all.iter().filter(|(p, _)| *p == page).map(|(_, c)| c.as_str()).collect();
+    assert!(on.contains(&caption), "{file} p{page}: {on:?}");
+}
+
 #[test]
 fn a_table_introduced_by_a_sentence_takes_the_whole_sentence_for_its_caption() {
     // Adobe 2015 p41: the sentence ending in a colon wraps over two lines; its last line alone
     // ("revenue by reportable segment … (dollars in millions):") named nothing.
-    let adobe = captions(FB, "ADOBE_2015_10K.pdf");
-    assert!(
-        adobe.iter().any(|(p, c)| *p == 41 && c == "Subscription revenue by reportable segment for fiscal 2015, 2014 and 2013 is as follows (dollars in millions):"),
-        "{:?}",
-        adobe.iter().filter(|(p, _)| *p == 41).collect::<Vec<_>>()
+    assert_captioned(
+        "ADOBE_2015_10K.pdf",
+        41,
+        "Subscription revenue by reportable segment for fiscal 2015, 2014 and 2013 is as follows (dollars in millions):",
     );
     // 3M 2022 p65: it starts after the previous sentence's full stop on the same line.
-    let mmm = captions(FB, "3M_2022_10K.pdf");
-    assert!(
-        mmm.iter().any(|(p, c)| *p == 65 && c == "The divestiture-related restructuring actions were recorded in the income statement as follows:"),
-        "{:?}",
-        mmm.iter().filter(|(p, _)| *p == 65).collect::<Vec<_>>()
-    );
+    assert_captioned("3M_2022_10K.pdf", 65, "The divestiture-related restructuring actions were recorded in the income statement as follows:");
     // JPMorgan 2021Q1: a sentence that ends in a full stop introduces tables as well; its last
     // line alone read "2020." (p154). A heading set over the sentence names the table too (p111).
-    let jpm = captions(FB, "JPMORGAN_2021Q1_10Q.pdf");
-    let on = |p: u32| jpm.iter().filter(|(q, _)| *q == p).map(|(_, c)| c.as_str()).collect::<Vec<_>>();
-    assert!(
-        on(154).contains(&"The following table summarizes the derivatives qualifying as guarantees as of March 31, 2021, and December 31, 2020."),
-        "{:?}",
-        on(154)
+    assert_captioned(
+        "JPMORGAN_2021Q1_10Q.pdf",
+        154,
+        "The following table summarizes the derivatives qualifying as guarantees as of March 31, 2021, and December 31, 2020.",
     );
-    assert!(
-        on(111).contains(&"Investment banking fees — The following table presents the components of investment banking fees."),
-        "{:?}",
-        on(111)
+    assert_captioned(
+        "JPMORGAN_2021Q1_10Q.pdf",
+        111,
+        "Investment banking fees — The following table presents the components of investment banking fees.",
     );
     // A line of units names no table: Microsoft 2016 p74's three tables were each captioned
     // "(In millions)"; Amazon's statements likewise, under their titles.
-    let msft = captions(FB, "MICROSOFT_2016_10K.pdf");
-    let on = |p: u32| msft.iter().filter(|(q, _)| *q == p).map(|(_, c)| c.as_str()).collect::<Vec<_>>();
-    assert!(on(74).contains(&"The components of inventories were as follows: (In millions)"), "{:?}", on(74));
-    assert!(on(74).contains(&"The components of property and equipment were as follows: (In millions)"), "{:?}", on(74));
-    let amzn = captions(FB, "AMAZON_2019_10K.pdf");
-    assert!(
-        amzn.iter().any(|(p, c)| *p == 38 && c == "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions, except per share data)"),
-        "{:?}",
-        amzn.iter().filter(|(p, _)| *p == 38).collect::<Vec<_>>()
-    );
+    assert_captioned("MICROSOFT_2016_10K.pdf", 74, "The components of inventories were as follows: (In millions)");
+    assert_captioned("MICROSOFT_2016_10K.pdf", 74, "The components of property and equipment were as follows: (In millions)");
+    assert_captioned("AMAZON_2019_10K.pdf", 38, "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions, except per share data)");
     // A statement's period line is captioned under the statement's title, over the company's
     // letterhead (PepsiCo 2021 p61: title, "PepsiCo, Inc. and Subsidiaries", period, units).
-    let pep = captions(FB, "PEPSICO_2021_10K.pdf");
-    assert!(
-        pep.iter().any(|(p, c)| *p == 61
-            && c == "Consolidated Statement of Income Fiscal years ended December 25, 2021, December 26, 2020 and December 28, 2019 (in millions except per share amounts)"),
-        "{:?}",
-        pep.iter().filter(|(p, _)| *p == 61).collect::<Vec<_>>()
+    assert_captioned(
+        "PEPSICO_2021_10K.pdf",
+        61,
+        "Consolidated Statement of Income Fiscal years ended December 25, 2021, December 26, 2020 and December 28, 2019 (in millions except per share amounts)",
     );
     // Adobe 2022 p94: a line that holds the start of the sentence it ends is the caption whole.
-    let adobe = captions(FB, "ADOBE_2022_10K.pdf");
-    assert!(
-        adobe.iter().any(|(p, c)| *p == 94 && c == "1. Financial Statements. See Index to Consolidated Financial Statements in Part II, Item 8 of this Form 10-K."),
-        "{:?}",
-        adobe.iter().filter(|(p, _)| *p == 94).collect::<Vec<_>>()
+    assert_captioned(
+        "ADOBE_2022_10K.pdf",
+        94,
+        "1. Financial Statements. See Index to Consolidated Financial Statements in Part II, Item 8 of this Form 10-K.",
     );
 }
