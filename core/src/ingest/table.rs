@@ -755,31 +755,27 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
     // Captions: a short line right above the table, not one of another table's rows.
     let boxes: Vec<BBox> = tables.iter().map(|t| t.bbox).collect();
     for (k, t) in tables.iter_mut().enumerate() {
-        let in_other = |l: &Line| {
+        // A line across the table's columns that is not one of another table's rows.
+        let over = |l: &Line| {
             let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
-            boxes.iter().enumerate().any(|(j, b)| j != k && cy > b[1] && cy < b[3] && l.fx0 < b[2] && l.fx1 > b[0])
+            let in_other =
+                boxes.iter().enumerate().any(|(j, b)| j != k && cy > b[1] && cy < b[3] && l.fx0 < b[2] && l.fx1 > b[0]);
+            l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2] && !in_other
         };
         let above = lines
             .iter()
-            .filter(|l| {
-                l.fbot <= t.bbox[1] + 0.5
-                    && t.bbox[1] - l.fbot < 3.0 * l.size
-                    && l.words.len() <= 20
-                    && !in_other(l)
-            })
-            .filter(|l| l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2])
+            .filter(|l| l.fbot <= t.bbox[1] + 0.5 && t.bbox[1] - l.fbot < 3.0 * l.size && l.words.len() <= 20 && over(l))
             .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
         if let Some(l) = above {
             // A line of units ("(In millions)") names no table: the caption is what is set over it,
             // with the units after it.
-            let over = |u: &Line| u.fx1 > t.bbox[0] && u.fx0 < t.bbox[2] && !in_other(u);
             let units_over = |u: &Line| over(u) && u.fbot > l.ftop - UNITS_LEADING_EMS * u.size.max(l.size);
             let (l, units) = match is_units_line(l).then(|| set_above(&lines, l, f32::MAX, &units_over)).flatten() {
                 Some(up) => (up, Some(l.text())),
                 None => (*l, None),
             };
-            let caption = titled_caption(&lines, l, t.bbox, &in_other)
-                .or_else(|| introducing_sentence(&lines, l, t.bbox, &in_other))
+            let caption = titled_caption(&lines, l, &over)
+                .or_else(|| introducing_sentence(&lines, l, &over))
                 .or_else(|| titled_period(&lines, l, &over))
                 .unwrap_or_else(|| l.text());
             t.caption = match units {
@@ -833,8 +829,7 @@ const HEADNOTE_LINES: usize = 6;
 /// headnote — that opens with a numbered label line ("Table 324. …"): that line, and the lines
 /// of the title it wraps onto before the headnote's bracket. `None` when the block has no such
 /// line (the nearest line is the caption, as before).
-fn titled_caption(lines: &[&Line], nearest: &Line, table: BBox, in_other: &dyn Fn(&Line) -> bool) -> Option<String> {
-    let over = |l: &Line| l.fx1 > table[0] && l.fx0 < table[2] && !in_other(l);
+fn titled_caption(lines: &[&Line], nearest: &Line, over: &dyn Fn(&Line) -> bool) -> Option<String> {
     // A sentence that introduces the table ("… are listed below:") is what it says of it.
     if nearest.words.last().is_some_and(|w| w.text.ends_with(':')) {
         return None;
@@ -845,7 +840,7 @@ fn titled_caption(lines: &[&Line], nearest: &Line, table: BBox, in_other: &dyn F
         if is_label_caption(cur) {
             break;
         }
-        block.push(set_close_above(lines, cur, &over)?);
+        block.push(set_close_above(lines, cur, over)?);
     }
     let top = block.len() - 1;
     if top == 0 || !is_label_caption(block[top]) {
@@ -932,13 +927,12 @@ const INTRO_LINES: usize = 4;
 /// that line ("measurement purposes. We calculate ARR as follows:"). `None` when the line ends
 /// neither way or is the whole sentence; and, after a full stop, when the sentence's start is not
 /// within reach (a long paragraph's last line is then the caption, as before).
-fn introducing_sentence(lines: &[&Line], nearest: &Line, table: BBox, in_other: &dyn Fn(&Line) -> bool) -> Option<String> {
+fn introducing_sentence(lines: &[&Line], nearest: &Line, over: &dyn Fn(&Line) -> bool) -> Option<String> {
     let last = nearest.words.last()?.text.trim_end_matches(['"', '”', '’', ')']);
     let colon = last.ends_with(':');
     if !colon && !last.ends_with('.') {
         return None;
     }
-    let over = |l: &Line| l.fx1 > table[0] && l.fx0 < table[2] && !in_other(l);
     let mut block = vec![nearest];
     // The block reached the paragraph's first line (no line set close above it), and the heading
     // set over it, if any.
@@ -949,7 +943,7 @@ fn introducing_sentence(lines: &[&Line], nearest: &Line, table: BBox, in_other: 
         if sentence_start(&cur.text()).is_some() {
             break;
         }
-        let Some(next) = set_close_above(lines, cur, &over) else {
+        let Some(next) = set_close_above(lines, cur, over) else {
             top = true;
             break;
         };
