@@ -987,6 +987,40 @@ fn a_page_set_in_two_columns_reads_the_tables_of_each_column_apart() {
 }
 
 #[test]
+fn a_small_table_under_two_lines_of_text_beside_a_column_of_text_is_read_apart_from_it() {
+    // JPMorgan 10-Q 2021Q1 p112: the left column holds two lines that introduce a two-row table
+    // ("Other expense"), the right column Note 6's text over the interest income table. The left
+    // column is too short for running text of its own; read across the page, its table took the
+    // right table's heading lines ("Three months ended", "(in millions)") as cells and the right
+    // table lost them. p25: "Selected metrics" (left) took "Investment banking fees" (right) in.
+    // Both pages have a page number in the gutter, which is not where the right column starts.
+    let bytes = read(&format!("{FB}JPMORGAN_2021Q1_10Q.pdf"));
+    let ex = ingest::extract(&bytes, "JPMORGAN_2021Q1_10Q.pdf", &IngestSettings::default());
+    let page = |n: u32| ex.pages.iter().find(|p| p.page == n).expect("page");
+    let p = page(112);
+    for t in &p.tables {
+        assert!(t.bbox[2] < 300.0 || t.bbox[0] > 310.0, "a table across the gutter: {:?} {:?}", t.bbox, t.grid());
+    }
+    let (legal, row) = row_of(p, "Legal expense").expect("the other expense table");
+    assert_eq!(row, ["$ 28", "$ 197"]);
+    let other = p.tables.iter().find(|t| t.bbox == legal).unwrap();
+    assert_eq!(other.caption, "Other expense — Other expense on the Firm’s Consolidated statements of income included the following:");
+    let (interest, row) = row_of(p, "Loans (a)").expect("the interest income table");
+    assert_eq!(row, ["$ 10,187", "$ 12,305"]);
+    let interest = p.tables.iter().find(|t| t.bbox == interest).unwrap();
+    let head = interest.grid()[..interest.header_rows].concat().join(" ");
+    assert!(head.contains("Three months ended March 31,") && head.contains("2021"), "{head}");
+    assert_eq!(interest.caption, "The following table presents the components of interest income and interest expense.");
+    let p = page(25);
+    let (metrics, row) = row_of(p, "Total nonaccrual loans").expect("the selected metrics table");
+    assert_eq!(row, ["2,108", "1,455", "45"]);
+    let metrics = p.tables.iter().find(|t| t.bbox == metrics).unwrap();
+    assert!(metrics.bbox[2] < 300.0, "{:?}", metrics.bbox);
+    assert!(!metrics.grid().concat().iter().any(|c| c.contains("underwriting")), "{:#?}", metrics.grid());
+    assert!(row_of(p, "Advisory").is_some_and(|(b, r)| b[0] > 310.0 && r == ["$ 680", "$ 503", "35 %"]));
+}
+
+#[test]
 fn a_table_set_across_a_two_column_page_stays_one_table() {
     // JPMorgan 10-Q 2023Q2 p56: the deposits-by-line-of-business table runs across both columns
     // (labels left of the gutter, figures right of it) between two-column text above and below;
@@ -1972,5 +2006,18 @@ fn a_table_introduced_by_a_sentence_takes_the_whole_sentence_for_its_caption() {
         "ADOBE_2022_10K.pdf",
         94,
         "1. Financial Statements. See Index to Consolidated Financial Statements in Part II, Item 8 of this Form 10-K.",
+    );
+    // A line of prose is no caption, unless it ends in a colon: Kraft Heinz 2019 p83's one line of
+    // 21 words over the table at the top of the page introduces it, and Walmart 2018 p34's last
+    // line of its introducing sentence is long too (the sentence before it was the caption).
+    assert_captioned(
+        "KRAFTHEINZ_2019_10K.pdf",
+        83,
+        "The fair value of pension plan assets at December 29, 2018 was determined using the following fair value measurements (in millions):",
+    );
+    assert_captioned(
+        "WALMART_2018_10K.pdf",
+        34,
+        "Share repurchase activity under our share repurchase programs, on a trade date basis, for each month in the quarter ended January 31, 2018 , was as follows:",
     );
 }

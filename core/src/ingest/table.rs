@@ -762,9 +762,12 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
                 boxes.iter().enumerate().any(|(j, b)| j != k && cy > b[1] && cy < b[3] && l.fx0 < b[2] && l.fx1 > b[0]);
             l.fx1 > t.bbox[0] && l.fx0 < t.bbox[2] && !in_other
         };
+        // A line of prose is no caption, unless it ends by introducing what follows ("…
+        // measurements (in millions):"), however long.
+        let introduces = |l: &Line| l.text().trim_end().ends_with(':');
         let above = lines
             .iter()
-            .filter(|l| l.fbot <= t.bbox[1] + 0.5 && t.bbox[1] - l.fbot < 3.0 * l.size && l.words.len() <= 20 && over(l))
+            .filter(|l| l.fbot <= t.bbox[1] + 0.5 && t.bbox[1] - l.fbot < 3.0 * l.size && (l.words.len() <= 20 || introduces(l)) && over(l))
             .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
         if let Some(l) = above {
             // A line of units ("(In millions)") names no table: the caption is what is set over it,
@@ -1429,10 +1432,12 @@ const COLUMN_FILL: f32 = 0.6;
 
 /// A page set in two columns (JPMorgan's 10-Qs: a note's text and tables in each column): the
 /// stretches of the page where a strip at least a gutter wide (`GUTTER_EMS`), in the middle of the
-/// text width, is crossed by no piece of a line, and where each side holds running text of its own
+/// text width, is crossed by no piece of a line, and where one side holds running text of its own
 /// — five lines or more, three of them sentences of six words or more that fill the column (from
 /// its left edge across six tenths of it or more), two of them carrying on the sentence of the
-/// line above in lower case (`carried_on`); and no rule is drawn down the strip. A statement's
+/// line above in lower case (`carried_on`) — and the other side at least one such sentence
+/// carried on (a table of its own under the lines that introduce it); and no rule is drawn down
+/// the strip. A statement's
 /// figures column is never text; a table whose wide column is text (an exhibit index, a
 /// glossary) has labels on the other side, not sentences.
 ///
@@ -1557,16 +1562,28 @@ fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) -> Vec<Besi
         };
         // Lines of running text fill their column: they start at its left edge and run across
         // most of it (text wrapped in a table's cell starts at the cell, right of the labels).
+        // (sentences, lines carried on) of a side.
         let text_of_its_own = |ps: &[&Piece]| {
-            let x0 = ps.iter().map(|p| p.x0).fold(f32::MAX, f32::min);
+            // The column's left edge is where its words start: a page number or a lone figure set
+            // further out (in the gutter) is not of it.
+            let worded = ps.iter().filter(|p| p.words.len() >= 2).map(|p| p.x0).fold(f32::MAX, f32::min);
+            let x0 = if worded < f32::MAX { worded } else { ps.iter().map(|p| p.x0).fold(f32::MAX, f32::min) };
             let x1 = ps.iter().map(|p| p.x1).fold(f32::MIN, f32::max);
             let fills = |p: &Piece| p.x0 <= x0 + p.size && p.x1 - p.x0 >= COLUMN_FILL * (x1 - x0);
             let sentences = ps
                 .iter()
                 .filter(|p| prose_piece(p) && p.words.len() >= COLUMN_SENTENCE_WORDS && fills(p))
                 .count();
-            ps.len() >= COLUMN_MIN_LINES && sentences >= 3 && carried_on(ps) >= 2
+            if ps.len() < COLUMN_MIN_LINES {
+                (0, 0)
+            } else {
+                (sentences, carried_on(ps))
+            }
         };
+        let column = |(sentences, carried): (usize, usize)| sentences >= 3 && carried >= 2;
+        // A side with a table of its own under a sentence or two (JPMorgan 2021Q1 p112: two lines
+        // introduce a small table, beside a column of text) is a column too, beside one that is.
+        let some_text = |(sentences, carried): (usize, usize)| sentences >= 1 && carried >= 1;
         let top = run.iter().map(|&i| lines[i].ftop).fold(f32::MAX, f32::min);
         let bot = run.iter().map(|&i| lines[i].fbot).fold(f32::MIN, f32::max);
         // A rule drawn down the strip is a ruled table's column border (a table of text cells
@@ -1575,7 +1592,8 @@ fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) -> Vec<Besi
             .vrules
             .iter()
             .any(|r| r[0] > g0 && r[0] < g1 && r[2].min(bot) - r[1].max(top) >= 0.5 * (bot - top));
-        if !ruled && text_of_its_own(&side(true)) && text_of_its_own(&side(false)) {
+        let (left, right) = (text_of_its_own(&side(true)), text_of_its_own(&side(false)));
+        if !ruled && (column(left) && some_text(right) || some_text(left) && column(right)) {
             // The columns go on above and below the stretch through lines that keep to their
             // sides of the gutter (a heading whose figure hangs into it closed the stretch), up
             // to a table set across the page: its rows keep to the sides too, labels on the
