@@ -1021,6 +1021,28 @@ fn a_small_table_under_two_lines_of_text_beside_a_column_of_text_is_read_apart_f
 }
 
 #[test]
+fn column_headings_set_apart_over_the_rows_head_their_table_not_a_table_of_their_own() {
+    // Microsoft 2016: headings stacked over each column ("Gross / Carrying / Amount") stand two
+    // lines and more above the first row; they were read as a table without a figure, and the
+    // table under them had no headings and no caption (p78, p67), or took the headings for its
+    // caption (p89, "Declaration Date Per Share Record Date …").
+    let p = fb_page("MICROSOFT_2016_10K.pdf", 78);
+    let (b, row) = row_of(&p, "Technology-based (a)").expect("the intangible assets table");
+    assert_eq!(row[..3], ["$ 5,970", "$ (3,648)", "$ 2,322"]);
+    assert_eq!(p.tables.len(), 1, "{:#?}", p.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    let t = p.tables.iter().find(|t| t.bbox == b).unwrap();
+    assert_eq!(t.caption, "The components of intangible assets, all of which are finite-lived, were as follows:");
+    let head = &t.grid()[..t.header_rows];
+    assert!(head.iter().any(|r| r.contains(&"Gross Carrying Amount".to_string()) && r.contains(&"Accumulated Amortization".to_string())), "{head:?}");
+    let p = fb_page("MICROSOFT_2016_10K.pdf", 89);
+    for year in ["2016", "2015"] {
+        let caption = format!("In fiscal year {year}, our Board of Directors declared the following dividends:");
+        let t = p.tables.iter().find(|t| t.caption == caption).unwrap_or_else(|| panic!("no table captioned {caption:?}"));
+        assert_eq!(t.grid()[0][0], "Declaration Date", "{:#?}", t.grid());
+    }
+}
+
+#[test]
 fn a_table_set_across_a_two_column_page_stays_one_table() {
     // JPMorgan 10-Q 2023Q2 p56: the deposits-by-line-of-business table runs across both columns
     // (labels left of the gutter, figures right of it) between two-column text above and below;

@@ -75,7 +75,8 @@ pub mod vision;
 /// 16: a line right above a table that ends in a colon introduces it however long it is (prose
 /// lines of more than 20 words were passed over for the line before them); a page's two columns
 /// are read apart where one holds running text and the other a table under a sentence or two, and
-/// a page number in the gutter no longer moves a column's left edge.
+/// a page number in the gutter no longer moves a column's left edge; column headings set up to
+/// three lines over a table's first row are its headings, not a table of their own.
 pub const READER_VERSION: u32 = 16;
 
 use crate::corpus::BBox;

@@ -641,10 +641,10 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
         regions.push((start, end));
         i = end + 1;
     }
-
+    let regions = with_headings_set_apart(&rows, regions);
     let (mut tables, mut loose) = (vec![], vec![]);
     let mut prev_end: Option<usize> = None;
-    for (s, e) in regions {
+    for (s, e, heading) in regions {
         let region = &rows[s..=e];
         let n_row_like = region.iter().filter(|r| r.row_like()).count();
         let n_values = region.iter().filter(|r| r.has_value()).count();
@@ -662,9 +662,9 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
         let rx0 = region.iter().filter(|r| !r.beside).map(|r| r.line.fx0).fold(f32::MAX, f32::min);
         let rx1 = region.iter().filter(|r| r.row_like()).map(|r| r.line.fx1).fold(f32::MIN, f32::max);
         let off = |g: &Seg, size: f32| g.x0 >= rx1 + GUTTER_EMS * size;
-        let mut top = s;
-        let mut k = s;
-        let (mut added, mut passed) = (0, 0);
+        let mut top = heading.unwrap_or(s);
+        let mut k = top;
+        let (mut added, mut passed) = (s - top, 0);
         while k > prev_end.map_or(0, |p| p + 1) && added < 3 {
             let above = &rows[k - 1];
             let size = above.line.size;
@@ -788,6 +788,54 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
         }
     }
     Reading { tables, loose }
+}
+
+/// Most lines a block of column headings set apart over its table holds (`with_headings_set_apart`).
+const HEADING_BLOCK_LINES: usize = 6;
+
+/// How far (in lines of its size) a block of column headings may stand over its table's rows.
+const HEADING_BLOCK_GAP: f32 = 3.0;
+
+/// Regions of rows (first, last) with, for each, where its column headings start when they are
+/// set apart from its rows. Headings stacked in several lines over each column ("Gross /
+/// Carrying / Amount", "Accumulated / Amortization") line up like rows of their own; set a little
+/// further over the first row than a line's leading (a rule drawn between, Microsoft's notes),
+/// they made a table without a figure, and the table under them had no headings. A region
+/// without a figure, of short cells only, right over a region with figures (no line between,
+/// at most `HEADING_BLOCK_GAP` lines apart) whose cells each stand over one of that region's
+/// columns, is that region's headings.
+fn with_headings_set_apart(rows: &[Row], regions: Vec<(usize, usize)>) -> Vec<(usize, usize, Option<usize>)> {
+    // A line of headings: no figure, short cells.
+    let heading_line = |r: &Row| !r.has_value() && !r.caption && r.segs.iter().all(|g| g.n_words() <= 4);
+    let mut out: Vec<(usize, usize, Option<usize>)> = vec![];
+    let mut held: Option<(usize, usize)> = None;
+    for (s, e) in regions {
+        let mut heading = None;
+        if let Some((hs, he)) = held.take() {
+            // Between them, heading lines of the region's own (a line of dates) at most.
+            let between = &rows[he + 1..s];
+            let (last, next) = (&rows[he], between.first().unwrap_or(&rows[s]));
+            let size = rows[s].line.size.max(last.line.size);
+            let close = between.len() <= 2
+                && between.iter().all(heading_line)
+                && next.line.ftop - last.line.fbot <= HEADING_BLOCK_GAP * size;
+            let cols: Vec<(f32, f32)> =
+                rows[s..=e].iter().filter(|r| r.has_value()).flat_map(|r| r.segs[1..].iter().map(|g| (g.x0, g.x1))).collect();
+            let over = |g: &Seg| cols.iter().any(|&(x0, x1)| g.x0 < x1 && g.x1 > x0);
+            if close && !cols.is_empty() && last.segs.len() >= 2 && last.segs[1..].iter().all(over) {
+                heading = Some(hs);
+            } else {
+                out.push((hs, he, None));
+            }
+        }
+        if heading.is_none() && e - s < HEADING_BLOCK_LINES && rows[s..=e].iter().all(heading_line) {
+            held = Some((s, e));
+        } else {
+            out.push((s, e, heading));
+        }
+    }
+    out.extend(held.map(|(hs, he)| (hs, he, None)));
+    out
 }
 
 /// The phrases a statement's period line opens with, under the statement's title.
