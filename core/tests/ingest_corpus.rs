@@ -1344,6 +1344,21 @@ fn headings_over_indented_rows_are_not_taken_for_wrapped_labels() {
 }
 
 #[test]
+fn a_label_line_ending_on_of_or_and_runs_on_into_the_next_lines_label() {
+    // Coca-Cola 10-K p82: "Net income from continuing operations attributable to shareowners of"
+    // over "The Coca-Cola Company  $ 1,181 …": the second line opens in capitals, but no label
+    // ends on "of". NIKE p28 likewise ends a line on "AND".
+    let p = fb_page("COCACOLA_2017_10K.pdf", 82);
+    let (_, row) = row_of(&p, "Net income from continuing operations attributable to shareowners of The Coca-Cola Company")
+        .expect("the wrapped label with its figures");
+    assert_eq!(row, ["$ 1,181", "$ 6,527", "$ 7,351"]);
+    assert!(row_of(&p, "The Coca-Cola Company").is_none());
+    let p = fb_page("NIKE_2018_10K.pdf", 28);
+    let (_, row) = row_of(&p, "TOTAL NIKE, INC. EARNINGS BEFORE INTEREST AND TAXES").expect("the wrapped total");
+    assert_eq!(row[0], "4,379");
+}
+
+#[test]
 fn small_footnote_marks_after_figures_make_no_columns_of_their_own() {
     // Coca-Cola 10-K p95: superscript note numbers a little after "$ 219" and "$ 2,797" made two
     // columns of their own, empty in every other row.

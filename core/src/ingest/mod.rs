@@ -76,7 +76,8 @@ pub mod vision;
 /// lines of more than 20 words were passed over for the line before them); a page's two columns
 /// are read apart where one holds running text and the other a table under a sentence or two, and
 /// a page number in the gutter no longer moves a column's left edge; column headings set up to
-/// three lines over a table's first row are its headings, not a table of their own.
+/// three lines over a table's first row are its headings, not a table of their own; a label line
+/// ending on "of", "and", … runs on into the next line's label whatever its case.
 pub const READER_VERSION: u32 = 16;
 
 use crate::corpus::BBox;

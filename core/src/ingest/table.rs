@@ -2384,6 +2384,7 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
                 && prev_open
                 && (r.label().is_none() && r.value
                     || starts_low
+                    || r.value && prev.label().is_some_and(|l| ends_unfinished(&l))
                     || r.value && wrapped(prev, &r, widest_but(last), starts.get(k + 1).copied().flatten()))
             {
                 let mut cells = r.cells;
@@ -2439,6 +2440,18 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
         last = k;
     }
     out
+}
+
+/// Words a row label does not end on: a label-only line ending in one runs on into the next
+/// line's label, whatever case that opens in ("… attributable to shareowners of" over "The
+/// Coca-Cola Company  $ 1,181").
+const UNFINISHED_ENDINGS: [&str; 14] =
+    ["of", "and", "the", "to", "for", "in", "on", "from", "with", "by", "or", "at", "a", "an"];
+
+/// The label stops on a word it cannot end on (`UNFINISHED_ENDINGS`) or a hyphen ("non-").
+fn ends_unfinished(label: &str) -> bool {
+    let last = label.split_whitespace().last().unwrap_or("");
+    last.len() > 1 && last.ends_with('-') || UNFINISHED_ENDINGS.iter().any(|w| last.eq_ignore_ascii_case(w))
 }
 
 /// `lower`'s label goes on from the label-only line `upper`: its first word would not have fit
