@@ -1079,6 +1079,24 @@ fn cells_of_text_side_by_side_in_a_ruled_table_are_not_a_page_of_two_columns() {
 }
 
 #[test]
+fn a_heading_over_the_first_figures_that_reaches_left_of_them_heads_their_column_not_the_labels() {
+    // The label column reaches to the first value column. Walmart 2018 p34 sets "Total Number of /
+    // Shares Repurchased" left of its share counts but right of every label; it was the label
+    // column's, and its second line ran into "Fiscal Period" ("Fiscal Period Shares Repurchased").
+    let p = fb_page("WALMART_2018_10K.pdf", 34);
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "November 1-30, 2017")).expect("the repurchase table");
+    let g = t.grid();
+    let head = &g[..t.header_rows];
+    assert!(head.iter().any(|r| r[0] == "Fiscal Period" && r[1] == "Shares Repurchased"), "{head:#?}");
+    assert!(head.iter().any(|r| r[0].is_empty() && r[1] == "Total Number of"), "{head:#?}");
+    assert!(g.iter().any(|r| r[..3] == ["November 1-30, 2017", "6,816,775", "$ 93.00"]), "{g:#?}");
+    // Adobe 2015 p92: "Number of / Shares (thousands)" over the option counts.
+    let p = fb_page("ADOBE_2015_10K.pdf", 92);
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0].starts_with("Options outstanding"))).expect("the options table");
+    assert_eq!(t.grid()[1][..2], ["", "Shares (thousands)"], "{:#?}", t.grid());
+}
+
+#[test]
 fn a_sentence_introducing_a_table_is_its_caption_not_its_heading() {
     // Lockheed Martin 10-K 2020 p53: "… commitments are as follows (in millions):" ends the
     // paragraph over the table; a label that ends in a colon is still a row (Walmart 2020 p51).

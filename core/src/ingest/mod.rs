@@ -77,7 +77,8 @@ pub mod vision;
 /// are read apart where one holds running text and the other a table under a sentence or two, and
 /// a page number in the gutter no longer moves a column's left edge; column headings set up to
 /// three lines over a table's first row are its headings, not a table of their own; a label line
-/// ending on "of", "and", … runs on into the next line's label whatever its case.
+/// ending on "of", "and", … runs on into the next line's label whatever its case; a heading
+/// that starts right of every label heads the value columns it reaches, not the label column.
 pub const READER_VERSION: u32 = 16;
 
 use crate::corpus::BBox;

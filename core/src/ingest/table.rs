@@ -1993,10 +1993,24 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     }
 
     let mut raw: Vec<RawRow> = vec![];
+    // Where the labels of the rows with figures end. The label column reaches to the first value
+    // column, so a heading over that column's figures that starts left of them, but right of
+    // every label ("Total Number of / Shares Repurchased" over Walmart's share counts), reaches
+    // into the label column without being of it: it heads the value columns it spans.
+    let labels_x1 = rows
+        .iter()
+        .filter(|r| !r.beside && r.has_value())
+        .filter_map(|r| r.segs.first().filter(|g| g.x1 < label_x1))
+        .map(|g| g.x1)
+        .fold(f32::MIN, f32::max);
+    let place_in = |sg: &Seg, em: f32, value: bool| match place(sg, &columns) {
+        (0, span) if span >= 2 && !value && labels_x1 > f32::MIN && sg.x0 > labels_x1 + em => (1, span - 1),
+        at => at,
+    };
     for r in rows.iter().filter(|r| !r.beside) {
         let mut cells: Vec<(usize, usize, Seg)> = vec![];
         for sg in &r.segs {
-            let (c0, span) = place(sg, &columns);
+            let (c0, span) = place_in(sg, r.line.size, r.has_value());
             put(&mut cells, c0, span, sg);
         }
         cells.sort_by_key(|c| c.0);
@@ -2017,7 +2031,7 @@ fn build(rows: &[Row], data: &[Row], graphics: &Graphics, _width: f32) -> Option
     for r in grid_rows.iter_mut().filter(|r| r.lines > 1 && !r.value) {
         let mut cells = vec![];
         for (_, _, sg) in &r.cells {
-            let (c0, span) = place(sg, &columns);
+            let (c0, span) = place_in(sg, r.size, false);
             put(&mut cells, c0, span, sg);
         }
         cells.sort_by_key(|c| c.0);
