@@ -1374,6 +1374,11 @@ fn a_label_line_ending_on_of_or_and_runs_on_into_the_next_lines_label() {
     let p = fb_page("NIKE_2018_10K.pdf", 28);
     let (_, row) = row_of(&p, "TOTAL NIKE, INC. EARNINGS BEFORE INTEREST AND TAXES").expect("the wrapped total");
     assert_eq!(row[0], "4,379");
+    // CVS 2018 p307: a line that stops inside brackets ("Other comprehensive income (Note").
+    let p = fb_page("CVSHEALTH_2018_10K.pdf", 307);
+    let (_, row) = row_of(&p, "Other comprehensive income (Note 13)").expect("the label closed on the next line");
+    assert!(row.contains(&"53".to_string()), "{row:?}");
+    assert!(row_of(&p, "13)").is_none());
 }
 
 #[test]

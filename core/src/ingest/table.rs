@@ -2462,10 +2462,13 @@ fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> 
 const UNFINISHED_ENDINGS: [&str; 14] =
     ["of", "and", "the", "to", "for", "in", "on", "from", "with", "by", "or", "at", "a", "an"];
 
-/// The label stops on a word it cannot end on (`UNFINISHED_ENDINGS`) or a hyphen ("non-").
+/// The label stops on a word it cannot end on (`UNFINISHED_ENDINGS`), a hyphen ("non-") or
+/// inside brackets ("Other comprehensive income (Note" over "13)").
 fn ends_unfinished(label: &str) -> bool {
     let last = label.split_whitespace().last().unwrap_or("");
-    last.len() > 1 && last.ends_with('-') || UNFINISHED_ENDINGS.iter().any(|w| last.eq_ignore_ascii_case(w))
+    last.len() > 1 && last.ends_with('-')
+        || UNFINISHED_ENDINGS.iter().any(|w| last.eq_ignore_ascii_case(w))
+        || label.matches('(').count() > label.matches(')').count()
 }
 
 /// `lower`'s label goes on from the label-only line `upper`: its first word would not have fit
