@@ -764,10 +764,10 @@ fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> Reading {
         };
         // A line of prose is no caption, unless it ends by introducing what follows ("…
         // measurements (in millions):"), however long.
-        let introduces = |l: &Line| l.text().trim_end().ends_with(':');
+        let ends_in_colon = |l: &Line| l.words.last().is_some_and(|w| w.text.ends_with(':'));
         let above = lines
             .iter()
-            .filter(|l| l.fbot <= t.bbox[1] + 0.5 && t.bbox[1] - l.fbot < 3.0 * l.size && (l.words.len() <= 20 || introduces(l)) && over(l))
+            .filter(|l| l.fbot <= t.bbox[1] + 0.5 && t.bbox[1] - l.fbot < 3.0 * l.size && (l.words.len() <= 20 || ends_in_colon(l)) && over(l))
             .max_by(|a, b| a.fbot.total_cmp(&b.fbot));
         if let Some(l) = above {
             // A line of units ("(In millions)") names no table: the caption is what is set over it,
@@ -1608,14 +1608,17 @@ fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) -> Vec<Besi
             ps.sort_by(|a, b| a.top.total_cmp(&b.top).then(a.x0.total_cmp(&b.x0)));
             ps
         };
-        // Lines of running text fill their column: they start at its left edge and run across
-        // most of it (text wrapped in a table's cell starts at the cell, right of the labels).
-        // (sentences, lines carried on) of a side.
+        // A side's running text, as (sentences, lines carried on). Lines of running text fill
+        // their column: they start at its left edge and run across most of it (text wrapped in a
+        // table's cell starts at the cell, right of the labels). The column's left edge is where
+        // its words start: a page number or a lone figure set further out (in the gutter) is not
+        // of it.
         let text_of_its_own = |ps: &[&Piece]| {
-            // The column's left edge is where its words start: a page number or a lone figure set
-            // further out (in the gutter) is not of it.
-            let worded = ps.iter().filter(|p| p.words.len() >= 2).map(|p| p.x0).fold(f32::MAX, f32::min);
-            let x0 = if worded < f32::MAX { worded } else { ps.iter().map(|p| p.x0).fold(f32::MAX, f32::min) };
+            let left = |min_words: usize| ps.iter().filter(|p| p.words.len() >= min_words).map(|p| p.x0).fold(f32::MAX, f32::min);
+            let x0 = match left(2) {
+                f32::MAX => left(0),
+                worded => worded,
+            };
             let x1 = ps.iter().map(|p| p.x1).fold(f32::MIN, f32::max);
             let fills = |p: &Piece| p.x0 <= x0 + p.size && p.x1 - p.x0 >= COLUMN_FILL * (x1 - x0);
             let sentences = ps
