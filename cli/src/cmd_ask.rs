@@ -61,6 +61,11 @@ impl<T: Transport> Search for ApiSearch<'_, '_, '_, T> {
         let q = self.embedder.embed(query).await?;
         Ok(self.corpus.search(&q, query, k, modality, self.settings))
     }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        // Spec §8.6: the passage's embedding for the dense part, the question's terms for the lexical.
+        let q = self.embedder.embed(passage).await?;
+        Ok(self.corpus.search(&q, query, k, modality, self.settings))
+    }
 }
 
 fn render(e: &ProgressEvent) -> Option<String> {
