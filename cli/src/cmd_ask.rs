@@ -143,7 +143,7 @@ pub fn ask(raw: &[String]) -> Result<(), String> {
     };
     let wall = std::time::Instant::now();
     let run = if corpus.embedder.starts_with("api:") {
-        let search = ApiSearch { corpus: &corpus, embedder: ApiEmbedder::new(&client, corpus.dims), settings: &s.retrieval };
+        let search = ApiSearch { corpus: &corpus, embedder: ApiEmbedder::for_corpus(&client, corpus.dims), settings: &s.retrieval };
         futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
     } else {
         let e = OfflineEmbedder::new(corpus.dims);
