@@ -190,6 +190,12 @@ pub fn run(
             if a.metric_key.is_empty() || a.metric_key != b.metric_key || a.period_key.is_empty() || a.period_key != b.period_key {
                 continue;
             }
+            // One filing's tables repeat a row label under other scopes (a segment's, a region's,
+            // the consolidated table's): only the caption tells them apart, so two of its cells
+            // are not taken for two sources of one figure.
+            if a.table && b.table && a.source == b.source {
+                continue;
+            }
             if figures_agree(&a.figure, &b.figure, settings.pipeline.conflict_tolerance) == Some(false) {
                 ledger.add_edge(&b.node, &a.node, Relation::Contradicts, None);
                 conflicts.push(format!("{} {}: {} vs {}", a.metric, a.period, a.shown(), b.shown()));
@@ -266,6 +272,8 @@ struct Fig {
     source: String,
     page: u32,
     confidence: f64,
+    /// A table cell (else a figure tagged in a passage).
+    table: bool,
 }
 
 impl Fig {
@@ -285,6 +293,7 @@ impl Fig {
             source: it.source.clone(),
             page: it.page,
             confidence: it.confidence,
+            table: it.modality == Modality::Table,
         })
     }
 
@@ -529,6 +538,21 @@ mod tests {
         let text = vec![passage(24, "Sales were $31.7 billion in 2017.", "Net sales", "2017", "$31.7 billion"), passage(30, "Total was 7.", "Total", "2018", "7")];
         let (l, _) = guard(&c, text, table);
         assert!(edges(&l, Relation::Contradicts).is_empty(), "a generic label such as Total names no metric");
+    }
+
+    #[test]
+    fn cells_of_one_filings_tables_are_scopes_but_two_filings_conflict() {
+        let c = claim("3M net sales in 2018", ClaimType::FactNumeric);
+        // The consolidated statement and a segment table both have a "Net sales / 2018" row.
+        let (l, g) = guard(&c, vec![], table_list(vec![cell(60, "Net sales", "2018", "32,765", None), cell(88, "Net sales", "2018", "7,010", None)]));
+        assert!(edges(&l, Relation::Contradicts).is_empty());
+        assert!(!g.reason.contains("conflicting"), "{}", g.reason);
+        // The same row in another filing (a restatement) is a second source.
+        let mut other = cell(40, "Net sales", "2018", "32,348", None);
+        other.source = "3M_2019_10K.pdf".into();
+        let (l, g) = guard(&c, vec![], table_list(vec![cell(60, "Net sales", "2018", "32,765", None), other]));
+        assert_eq!(edges(&l, Relation::Contradicts).len(), 1);
+        assert!(g.escalate && g.reason.contains("32,348 [3M_2019_10K.pdf, p.40]"), "{}", g.reason);
     }
 
     #[test]

@@ -238,6 +238,14 @@ fn sentences(text: &str) -> Vec<String> {
     out.push(cur);
     let mut merged: Vec<String> = vec![];
     for s in out {
+        // Labels that open a segment ("… in 2023. [a.pdf, p.4] Company …", the raw lines joined
+        // with spaces) close the sentence before it.
+        let (lead, s) = split_leading_labels(&s);
+        match merged.last_mut() {
+            Some(last) if !lead.is_empty() => last.push_str(lead),
+            _ => {}
+        }
+        let s = if merged.is_empty() { format!("{lead}{s}") } else { s.to_string() };
         let bare: String = strip_labels(&s);
         if !bare.chars().any(char::is_alphanumeric) {
             // Only labels (or nothing): they close the sentence before.
@@ -251,6 +259,23 @@ fn sentences(text: &str) -> Vec<String> {
         }
     }
     merged
+}
+
+/// (the leading `[…]` groups with their spaces, the rest).
+fn split_leading_labels(s: &str) -> (&str, &str) {
+    let mut end = 0;
+    let mut rest = s;
+    loop {
+        let t = rest.trim_start();
+        if !t.starts_with('[') {
+            break;
+        }
+        let Some(close) = t.find(']') else { break };
+        let consumed = rest.len() - t.len() + close + 1;
+        end += consumed;
+        rest = &rest[consumed..];
+    }
+    s.split_at(end)
 }
 
 /// The text without `[source, p.N]` labels (their page numbers are not figures).
@@ -433,6 +458,15 @@ mod tests {
         for c in ok {
             assert_eq!(check_rephrase(c, &l), Ok(()), "{c}");
         }
+    }
+
+    #[test]
+    fn audited_lines_joined_on_one_line_keep_each_label_with_its_sentence() {
+        // spec §7.1 lines are "<fragment>. <labels>": joined with spaces, a label group after a
+        // full stop still closes the sentence before it.
+        let l = two_lines();
+        let joined: Vec<&str> = l.iter().map(|x| x.text.as_str()).collect();
+        assert_eq!(check_rephrase(&joined.join(" "), &l), Ok(()));
     }
 
     #[test]
