@@ -624,6 +624,32 @@ mod tests {
     }
 
     #[test]
+    fn hyde_search_in_the_worker_embeds_the_passage_and_scores_the_question_lexically() {
+        let Some(bytes) = amcor() else { return };
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "amcor.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let (q, passage) = ("Which notes does the supplemental indenture guarantee?", "Amcor plc fully and unconditionally guarantees the senior notes issued by Amcor Finance.");
+        let ask = |lib: &mut Library, query: &str, dense: Option<&str>| -> Vec<crate::corpus::Hit> {
+            let mut out = vec![];
+            let m = ToWorker::Search { id: 2, query: query.into(), k: 5, modality: None, settings: Default::default(), exact: true, dense: dense.map(str::to_string) };
+            lib.handle(m, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::Hits { hits, .. }) => hits,
+                other => panic!("{other:?}"),
+            }
+        };
+        let hyde = ask(&mut lib, q, Some(passage));
+        // The same as the core search with the passage's vector and the question's text.
+        let v = lib.embedder.embed_query(passage, lib.corpus.term_stats(&lib.embedder));
+        let expected = lib.corpus.search_traced(&v, q, 5, None, &Default::default(), false).0;
+        let ids = |h: &[crate::corpus::Hit]| h.iter().map(|h| (h.doc.id.clone(), h.score)).collect::<Vec<_>>();
+        assert!(!hyde.is_empty());
+        assert_eq!(ids(&hyde), ids(&expected));
+        // Without a passage the query is embedded; appending the passage to it would change both parts.
+        assert_ne!(ids(&hyde), ids(&ask(&mut lib, &format!("{q}\n{passage}"), None)));
+    }
+
+    #[test]
     fn a_reloaded_library_answers_from_the_store_without_parsing_again() {
         let Some(bytes) = amcor() else { return };
         let name = "amcor.pdf".to_string();
