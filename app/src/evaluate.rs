@@ -52,6 +52,15 @@ impl Search for DocSearch {
             }
         }
     }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        match &self.source {
+            None => self.inner.search_hyde(query, passage, k, modality).await,
+            Some(src) => {
+                let hits = self.inner.search_hyde(query, passage, (k * 8).max(64), modality).await?;
+                Ok(hits.into_iter().filter(|h| h.doc.source == *src).take(k).collect())
+            }
+        }
+    }
 }
 
 fn storage_key(fingerprint: &str) -> String {
