@@ -182,7 +182,7 @@ pub async fn audit<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, ledger: &mu
     if evidence.is_empty() {
         return Verdict::insufficient("no evidence was found for this claim", None, 0.0);
     }
-    let weights = s.effective_weights();
+    let weights = s.authority_weights();
     let conf = modality_confidences(&evidence);
     let d = decide(&weights, claim.claim_type, &conf);
     ledger.docket.push(DocketEntry {
