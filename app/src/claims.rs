@@ -138,6 +138,8 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
             <dt>"Verdict"</dt><dd><span class=verdict_cls>{c.label.as_str()}</span>
                 {format!(" · {} · {}", if c.published { "published" } else { "not published" }, if c.audit_passed { "audit passed" } else { "audit not passed" })}</dd>
             <dt>"Why"</dt><dd>{c.reason.clone()}</dd>
+            // Decided by a model failure, not by the evidence (issue 38 item 5).
+            {c.failure.clone().map(|f| view! { <dt>"Model failure"</dt><dd class="claim-failure">{format!("not decided by the evidence: {f}")}</dd> })}
             <dt>"Coverage A(c)"</dt><dd class="coverage">{pct(c.coverage_bp)}</dd>
             <dt>"Escalation"</dt><dd>{format!("{} — {}", if c.escalated { "escalated to debate" } else { "fast path" }, c.escalation_reason)}</dd>
             <dt>"Winning modality"</dt><dd>{format!("{} (s = {:.2})", modality(c.winning_modality), c.s)}</dd>

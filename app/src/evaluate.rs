@@ -82,11 +82,24 @@ fn save_results(key: &str, results: &[QuestionResult]) -> Result<(), String> {
 }
 
 /// One question under one configuration, scored — the browser twin of `clair eval`'s `evaluate`.
-async fn evaluate(config: &str, item: &Item, base: &Settings, key: &str, stop: Rc<Cell<bool>>) -> QuestionResult {
+/// The judges' settings: the endpoint and model under test unless the view names others (the paper
+/// judged with a different model than its backbone, App. A.1; `clair eval --judge-model`).
+fn judge_settings(base: &Settings, judge_url: &str, judge_model: &str) -> Settings {
+    let mut s = base.clone();
+    if !judge_url.trim().is_empty() {
+        s.models.base_url = judge_url.trim().to_string();
+    }
+    if !judge_model.trim().is_empty() {
+        s.models.chat_model = judge_model.trim().to_string();
+    }
+    s
+}
+
+async fn evaluate(config: &str, item: &Item, base: &Settings, judge_s: &Settings, key: &str, stop: Rc<Cell<bool>>) -> QuestionResult {
     let Some(s) = ev::named(base, config) else {
         return QuestionResult::failed(config, item, format!("unknown configuration `{config}`"), 0.0);
     };
-    let transport = BrowserTransport { base_url: s.models.base_url.trim().to_string(), api_key: key.to_string(), cancel: stop };
+    let transport = BrowserTransport { base_url: s.models.base_url.trim().to_string(), api_key: key.to_string(), cancel: stop.clone() };
     let client = LlmClient::new(&transport, &s);
     let search = DocSearch { inner: WorkerSearch { settings: s.retrieval.clone() }, source: item.doc.as_ref().map(|d| format!("{d}.pdf")) };
     let t0 = now_ms();
@@ -96,10 +109,11 @@ async fn evaluate(config: &str, item: &Item, base: &Settings, key: &str, stop: R
         Ok(r) => r,
         Err(e) => return QuestionResult::failed(config, item, e, latency_ms),
     };
-    let judge = LlmClient::new(&transport, base);
+    let judge_t = BrowserTransport { base_url: judge_s.models.base_url.trim().to_string(), api_key: key.to_string(), cancel: stop };
+    let judge = LlmClient::new(&judge_t, judge_s);
     let mut r = outcome::score(config, item, &run, &judge).await;
     if let Some(f) = judge.fatal_error() {
-        return QuestionResult::failed(config, item, format!("correctness judge: {f}"), latency_ms);
+        return QuestionResult::failed(config, item, format!("judge: {f}"), latency_ms);
     }
     r.latency_ms = latency_ms;
     // Spec §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run.
@@ -115,6 +129,8 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
     let running = RwSignal::new(false);
     let status: RwSignal<String> = RwSignal::new(String::new());
     let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let judge_url: RwSignal<String> = RwSignal::new(String::new());
+    let judge_model: RwSignal<String> = RwSignal::new(String::new());
 
     let on_dataset = move |ev: web_sys::Event| {
         read_chosen_text(&ev, move |name, text| {
@@ -147,6 +163,7 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
             return;
         }
         let base = settings.get_untracked();
+        let judge_s = judge_settings(&base, &judge_url.get_untracked(), &judge_model.get_untracked());
         let key = api_key.get_untracked();
         let stop = STOP.with(|s| s.clone());
         stop.set(false);
@@ -166,11 +183,15 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
                     break;
                 }
                 status.set(format!("Running {} of {total}: {config} · {}", n + 1, item.id));
-                let r = evaluate(&config, &item, &base, &key, stop.clone()).await;
+                let r = evaluate(&config, &item, &base, &judge_s, &key, stop.clone()).await;
                 if stop.get() && r.error.as_deref().is_some_and(|e| e.contains("cancelled")) {
                     break; // a cancelled question is not a result; it runs again on resume
                 }
-                results.update(|v| v.push(r));
+                // A retried failed run replaces its failure.
+                results.update(|v| {
+                    v.retain(|x| !(x.config == r.config && x.item_id == r.item_id));
+                    v.push(r)
+                });
                 if let Err(e) = save_results(&ds.key, &results.get_untracked()) {
                     error.set(Some(e));
                     break;
@@ -224,7 +245,7 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
     view! {
         <section id="evaluate" class="panel evaluate" aria-label="Evaluate">
             <h2>"Evaluate"</h2>
-            <p class="muted">"Run a question set with gold answers (FinanceBench, BB-FinQA-X or generic JSONL) under the paper's configurations, over the PDFs in the library. Each question is scored Correct / Partial / Incorrect by the correctness judge, or Abstained."</p>
+            <p class="muted">"Run a question set with gold answers (FinanceBench, BB-FinQA-X or generic JSONL) under the paper's configurations, over the PDFs in the library. Each question is scored Correct / Partial / Incorrect by the correctness judge, or Abstained; every published claim is checked for faithfulness against the evidence it cites by the same judge model. A run whose model calls failed is a failed run, not an abstention: it is counted apart and run again by Run."</p>
             <label class="button">"Choose a dataset (JSONL)"
                 <input id="eval-dataset" type="file" accept=".jsonl,.json,application/json" hidden aria-label="Evaluation dataset (JSONL)" on:change=on_dataset />
             </label>
@@ -255,6 +276,17 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
                     }
                 }).collect_view()}
             </fieldset>
+            <fieldset class="eval-judge">
+                <legend>"Judges (correctness and faithfulness)"</legend>
+                <label class="inline">"Judge model "
+                    <input id="eval-judge-model" type="text" placeholder="same as the model under test" prop:value=move || judge_model.get()
+                        on:input=move |ev| judge_model.set(event_target_value(&ev)) />
+                </label>
+                <label class="inline">"Judge base URL "
+                    <input id="eval-judge-url" type="url" placeholder="same endpoint" prop:value=move || judge_url.get()
+                        on:input=move |ev| judge_url.set(event_target_value(&ev)) />
+                </label>
+            </fieldset>
             <div class="actions">
                 <button id="eval-run" class="button primary" disabled=move || running.get() || dataset.with(|d| d.is_none()) on:click=move |_| run()>"Run evaluation"</button>
                 <button id="eval-stop" class="button" disabled=move || !running.get() on:click=move |_| STOP.with(|s| s.set(true))>"Stop"</button>
@@ -278,6 +310,13 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
                         </tr>
                     }
                 }).collect_view();
+                let (t3_header, t3_rows) = report::table3(&s);
+                let t3_head = t3_header.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view();
+                let t3_body = t3_rows.into_iter().map(|r| {
+                    let name = r[0].clone();
+                    let cells = r.into_iter().skip(1).map(|c| view! { <td>{c}</td> }).collect_view();
+                    view! { <tr data-config=name.clone()><th scope="row">{name.clone()}</th>{cells}</tr> }
+                }).collect_view();
                 let plots = files.into_iter().filter(|(f, _)| f.ends_with(".svg")).map(|(f, svg)| {
                     // Core's SVG: every label passes through `view::escape`, no script, no link.
                     view! { <figure class="eval-plot" data-file=f inner_html=svg></figure> }
@@ -295,6 +334,13 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
                             </tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
+                        // The report's Table 3, drawn from the same function (report::table3).
+                        <table id="eval-table3" class="eval-table">
+                            <caption>"CLAIR-Fin metrics (the paper's Table 3)"</caption>
+                            <thead><tr>{t3_head}</tr></thead>
+                            <tbody>{t3_body}</tbody>
+                        </table>
+                        <p class="muted eval-legend">{report::TABLE3_LEGEND}</p>
                         <div class="actions">
                             <button id="eval-report" class="button" on:click=move |_| download_file("report.md", "text/markdown")>"Report (Markdown)"</button>
                             <button id="eval-csv" class="button" on:click=move |_| download_file("results.csv", "text/csv")>"Results (CSV)"</button>

@@ -35,9 +35,9 @@ pub fn describe(ev: &ProgressEvent) -> String {
             format!("{claim_id}: {what}{}", cost(totals))
         }
         ProgressEvent::Synthesizing { totals } => format!("Brief synthesizer: composing the answer{}", cost(totals)),
-        ProgressEvent::Finished { abstained, partial, totals } => format!(
+        ProgressEvent::Finished { abstained, partial, failed, totals } => format!(
             "Finished: {}{}",
-            if *abstained { "abstained" } else if *partial { "partial answer" } else { "answered" },
+            if *failed { "failed (model calls failed)" } else if *abstained { "abstained" } else if *partial { "partial answer" } else { "answered" },
             cost(totals)
         ),
     }

@@ -12,7 +12,7 @@ use crate::claims::ClaimPanel;
 use crate::graph::LedgerGraph;
 use crate::viewer::{PageViewer, Target, Viewer};
 use clair_core::view::settings_form;
-use clair_core::export::RunExport;
+use clair_core::export::{RunExport, RunOutcome};
 use clair_core::history::RunSummary;
 use clair_core::llm::{CallEvent, LlmClient};
 use clair_core::protocol::{FromWorker, SourceInfo, ToWorker};
@@ -550,10 +550,17 @@ pub fn App() -> impl IntoView {
                     <p class="note" id="imported">{format!("Imported from {name}: the recorded run, shown without the key or the PDFs (pages show the cited text only until you add the PDFs).")}</p>
                 })}
                 {move || run.get().map(|r| {
-                    let cls = if r.answer.abstained { "answer abstained" } else if r.answer.partial { "answer partial" } else { "answer" };
-                    let badge = if r.answer.abstained { "Abstained: the documents did not support an answer" }
-                        else if r.answer.partial { "Partial answer: some claims could not be verified" }
-                        else { "Every published claim passed the entailment audit" };
+                    // A failed run (model calls failed) is not an abstention: its own banner and class.
+                    let (outcome, badge) = r.banner();
+                    let cls = match outcome {
+                        RunOutcome::Answered => "answer",
+                        RunOutcome::Partial => "answer partial",
+                        RunOutcome::Abstained => "answer abstained",
+                        RunOutcome::Failed => "answer failed",
+                    };
+                    // The lines follow with their citations; the paragraph holds only what is not a
+                    // line, so no sentence is shown twice.
+                    let lead = r.answer_lead();
                     let t = &r.totals;
                     let cost = format!("{} model calls · {} tokens · ${:.4}{}", t.calls, t.input_tokens + t.output_tokens, t.cost_usd,
                         if t.unpriced_models.is_empty() { "" } else { " + unpriced" });
@@ -581,7 +588,7 @@ pub fn App() -> impl IntoView {
                     view! {
                         <section id="answer" class=cls aria-label="Answer">
                             <p class="badge">{badge}</p>
-                            <p class="answer-text">{r.answer.text.clone()}</p>
+                            <p class="answer-text" hidden=lead.is_empty()>{lead.clone()}</p>
                             <ul class="answer-lines">
                                 {r.answer.lines.iter().map(|l| {
                                     let cites = l.citations.iter().map(|c| {

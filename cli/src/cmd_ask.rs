@@ -4,11 +4,16 @@
 //! by `clair ingest`. With `--json` prints the run export (`clair-fin/run@1`); otherwise the answer
 //! text, with progress on stderr (`--calls` adds every model call as it starts and finishes). Environment: OPENAI_BASE_URL (default https://api.openai.com/v1),
 //! OPENAI_API_KEY, CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.
+//!
+//! Exit status: 0 for an answer, a partial answer or an abstention; 3 for a failed run (model calls
+//! failed and decided every claim: the answer text says what failed, once — it is no abstention);
+//! 1 for an error that stopped the run (bad key, wrong URL, unreadable corpus).
 
 use crate::args::Args;
 use crate::http::NativeTransport;
 use clair_core::config::{Modality, RetrievalSettings, Settings};
 use clair_core::corpus::Hit;
+use clair_core::export::RunOutcome;
 use clair_core::llm::{CallEvent, LlmClient, Transport};
 use clair_core::pipeline::{self, ClaimPhase, ProgressEvent};
 use clair_core::retrieve::{ApiEmbedder, Corpus, LocalSearch, OfflineEmbedder, Search};
@@ -164,6 +169,13 @@ pub fn ask(raw: &[String]) -> Result<(), String> {
         println!("{}", run.to_json());
     } else {
         println!("{}", run.answer.text);
+    }
+    if run.outcome == RunOutcome::Failed {
+        // The answer (text or export) names the failure; stderr says only that the run failed.
+        eprintln!("clair: the run failed: no claim could be checked (exit status 3)");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        std::process::exit(3);
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! `clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
-//!            [--pdfs DIR] [--corpus CORPUS] [--k K]`
+//!            [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]`
 //!
 //! Runs every question of DATASET (FinanceBench / BB-FinQA-X / generic JSONL, see
 //! `clair_core::eval::dataset`) under each configuration, scores it (`eval::outcome::score`) and
@@ -13,6 +13,12 @@
 //! done, and its run export written to `DIR/runs/<config>/<id>.json`; an interrupted evaluation
 //! continues where it stopped (questions already in `results.jsonl` are skipped; failed runs are
 //! retried). The outcome and Table 3 tables are printed at the end.
+//!
+//! The judges (correctness, faithfulness) run on `--judge-base-url` / `--judge-model` (environment
+//! CLAIR_JUDGE_BASE_URL / CLAIR_JUDGE_MODEL, key CLAIR_JUDGE_API_KEY), by default the endpoint and
+//! model under test: the paper judged with a different model than its backbone (App. A.1).
+//! A run whose model calls failed is a failed run — printed with what failed, kept out of the
+//! outcome counts and run again on resume — never an abstention.
 
 use crate::http::NativeTransport;
 use clair_core::config::Settings;
@@ -28,7 +34,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const USAGE: &str = "usage: clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
+const USAGE: &str = "usage: clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME] [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
   NAME: full, no_terminal_audit, no_arc, no_aea, no_cocv, vanilla_rag, hyde, fixed_rounds, or `paper` (Tables 2–3 rows)";
 
 /// Consecutive failed runs after which the evaluation stops (an unreachable endpoint, a bad key):
@@ -42,13 +48,15 @@ struct Opts {
     limit: Option<usize>,
     base_url: Option<String>,
     model: Option<String>,
+    judge_base_url: Option<String>,
+    judge_model: Option<String>,
     pdfs: Option<PathBuf>,
     corpus: Option<PathBuf>,
     k: usize,
 }
 
 fn parse(raw: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { dataset: String::new(), out: PathBuf::new(), configs: vec![], limit: None, base_url: None, model: None, pdfs: None, corpus: None, k: 8 };
+    let mut o = Opts { dataset: String::new(), out: PathBuf::new(), configs: vec![], limit: None, base_url: None, model: None, judge_base_url: None, judge_model: None, pdfs: None, corpus: None, k: 8 };
     let (mut dataset, mut out) = (None, None);
     let mut it = raw.iter();
     while let Some(a) = it.next() {
@@ -60,6 +68,8 @@ fn parse(raw: &[String]) -> Result<Opts, String> {
             "--k" => o.k = value()?.parse().ok().filter(|k| *k > 0).ok_or("--k needs a positive number")?,
             "--base-url" => o.base_url = Some(value()?),
             "--model" => o.model = Some(value()?),
+            "--judge-base-url" => o.judge_base_url = Some(value()?),
+            "--judge-model" => o.judge_model = Some(value()?),
             "--pdfs" => o.pdfs = Some(value()?.into()),
             "--corpus" => o.corpus = Some(value()?.into()),
             s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
@@ -80,6 +90,21 @@ fn with_endpoint(mut s: Settings, o: &Opts) -> Result<Settings, String> {
     }
     if let Some(m) = &o.model {
         s.models.chat_model = m.clone();
+    }
+    s.validate()?;
+    Ok(s)
+}
+
+/// The judges' settings: the endpoint under test unless the judge's own is given (flags, then
+/// CLAIR_JUDGE_BASE_URL / CLAIR_JUDGE_MODEL).
+fn judge_settings(base: &Settings, o: &Opts) -> Result<Settings, String> {
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    let mut s = base.clone();
+    if let Some(u) = o.judge_base_url.clone().or_else(|| env("CLAIR_JUDGE_BASE_URL")) {
+        s.models.base_url = u;
+    }
+    if let Some(m) = o.judge_model.clone().or_else(|| env("CLAIR_JUDGE_MODEL")) {
+        s.models.chat_model = m;
     }
     s.validate()?;
     Ok(s)
@@ -167,7 +192,8 @@ fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings) -> Result<Corp
 }
 
 /// Run one question under one configuration and score it.
-fn evaluate(name: &str, item: &Item, s: &Settings, base: &Settings, corpus: &Corpus, k: usize, key: &Option<String>) -> (QuestionResult, Option<String>) {
+fn evaluate(name: &str, item: &Item, s: &Settings, judge_s: &Settings, corpus: &Corpus, k: usize, keys: &(Option<String>, Option<String>)) -> (QuestionResult, Option<String>) {
+    let (key, judge_key) = keys;
     let e = OfflineEmbedder::new(corpus.dims);
     let search = LocalSearch { corpus, embedder: &e, settings: &s.retrieval };
     let t = NativeTransport::new(&s.models.base_url, key.clone());
@@ -179,11 +205,11 @@ fn evaluate(name: &str, item: &Item, s: &Settings, base: &Settings, corpus: &Cor
         Ok(r) => r,
         Err(err) => return (QuestionResult::failed(name, item, err, latency_ms), None),
     };
-    let jt = NativeTransport::new(&base.models.base_url, key.clone());
-    let judge = LlmClient::new(&jt, base);
+    let jt = NativeTransport::new(&judge_s.models.base_url, judge_key.clone());
+    let judge = LlmClient::new(&jt, judge_s);
     let mut r = futures::executor::block_on(outcome::score(name, item, &run, &judge));
     if let Some(f) = judge.fatal_error() {
-        return (QuestionResult::failed(name, item, format!("correctness judge: {f}"), latency_ms), None);
+        return (QuestionResult::failed(name, item, format!("judge: {f}"), latency_ms), Some(run.to_json()));
     }
     r.latency_ms = latency_ms;
     // §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run.
@@ -206,6 +232,7 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
         items.truncate(n);
     }
     let base = with_endpoint(Settings::paper(), &o)?;
+    let judge_s = judge_settings(&base, &o)?;
     let configs = configurations(&o, &base)?;
     let pdfs = o.pdfs.clone().unwrap_or_else(|| Path::new(&o.dataset).parent().unwrap_or(Path::new(".")).join("pdfs"));
     let corpora_dir = o.out.join("corpora");
@@ -220,6 +247,8 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     let mut results = load_results(&results_path);
     let done: BTreeSet<(String, String)> = results.iter().map(|r| (r.config.clone(), r.item_id.clone())).collect();
     let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
+    let judge_key = std::env::var("CLAIR_JUDGE_API_KEY").ok().filter(|k| !k.trim().is_empty()).or_else(|| key.clone());
+    let keys = (key, judge_key);
     let shared = match &o.corpus {
         Some(p) => Some(Corpus::from_bytes(&std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?).map_err(|e| format!("{}: {e}", p.display()))?),
         None => None,
@@ -230,7 +259,8 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     eprintln!("{} question(s) × {} configuration(s): {} to run, {} already in {}", items.len(), configs.len(), todo, done.len(), results_path.display());
     let (mut failures, mut ran) = (0usize, 0usize);
     let mut corpus_cache: HashMap<String, Result<Corpus, String>> = HashMap::new();
-    for item in &items {
+    let mut stopped: Option<String> = None;
+    'items: for item in &items {
         let pending: Vec<&(String, String, Settings)> = configs.iter().filter(|(n, _, _)| !done.contains(&(n.clone(), item.id.clone()))).collect();
         if pending.is_empty() {
             continue;
@@ -259,7 +289,7 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
         for (name, _, s) in pending {
             ran += 1;
             let (r, export) = match corpus {
-                Ok(c) => evaluate(name, item, s, &base, c, o.k, &key),
+                Ok(c) => evaluate(name, item, s, &judge_s, c, o.k, &keys),
                 Err(ref e) => (QuestionResult::failed(name, item, e.clone(), 0.0), None),
             };
             if let Some(json) = export {
@@ -283,10 +313,12 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
                     failures += 1;
                     eprintln!("[{ran}/{todo}] {name} {}: run failed: {}", item.id, e.as_deref().unwrap_or("unknown error"));
                     if failures >= MAX_CONSECUTIVE_FAILURES {
-                        return Err(format!(
-                            "{MAX_CONSECUTIVE_FAILURES} runs failed in a row (last: {}); stopping. Fix the cause and run the same command again to resume.",
+                        stopped = Some(format!(
+                            "{MAX_CONSECUTIVE_FAILURES} runs failed in a row (last: {}); stopped. Fix the cause and run the same command again: failed runs are run again.",
                             e.as_deref().unwrap_or("unknown error")
                         ));
+                        results.push(r);
+                        break 'items;
                     }
                 }
             }
@@ -317,5 +349,8 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     let end = md.find("## Retrieval").unwrap_or(md.len());
     println!("{}", md[..end].trim_end());
     eprintln!("{ran} run(s) in {:.1} s; report in {}", started.elapsed().as_secs_f64(), o.out.join("report.md").display());
-    Ok(())
+    match stopped {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
 }

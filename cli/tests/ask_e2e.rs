@@ -34,6 +34,7 @@ fn settings_file(name: &str, toml: &str) -> PathBuf {
 struct Asked {
     run: Value,
     stderr: String,
+    status: Option<i32>,
 }
 
 fn ask(mock: &Mock, config: Option<&PathBuf>) -> Asked {
@@ -49,9 +50,10 @@ fn ask_with(mock: &Mock, config: Option<&PathBuf>, extra: &[&str]) -> Asked {
     args.extend(extra.iter().map(|s| s.to_string()));
     let o = clair(&args);
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(o.status.success(), "clair ask failed:\n{stderr}");
+    // 0: answered, partial or abstained; 3: a failed run (its export is still printed).
+    assert!(matches!(o.status.code(), Some(0) | Some(3)), "clair ask failed:\n{stderr}");
     let run = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not a run export ({e}):\n{}", String::from_utf8_lossy(&o.stdout)));
-    Asked { run, stderr }
+    Asked { run, stderr, status: o.status.code() }
 }
 
 /// (wall seconds, summed call seconds) from the CLI's closing line.
@@ -105,7 +107,7 @@ fn claims_run_concurrently_so_wall_time_approaches_the_critical_path() {
 }
 
 #[test]
-fn every_fault_mode_ends_fail_closed_with_the_failure_on_record() {
+fn every_fault_mode_ends_fail_closed_as_a_failed_run_with_the_failure_on_record() {
     let fast = settings_file("fail-fast", "[pipeline]\nmax_retries = 1\nretry_base_ms = 10\nrequest_timeout_ms = 400\n");
     let faults = [
         json!({"mode": "500"}),
@@ -123,12 +125,18 @@ fn every_fault_mode_ends_fail_closed_with_the_failure_on_record() {
     for fault in faults {
         mock.reset();
         mock.queue_faults(fault.clone());
-        let Asked { run, .. } = ask(&mock, Some(&fast));
+        let Asked { run, status, .. } = ask(&mock, Some(&fast));
         let answer = &run["answer"];
-        assert_eq!(answer["abstained"], true, "{fault}: the run must abstain, got {answer}");
         assert_eq!(published(&run), 0, "{fault}: a claim was published");
+        // The model failed, not the documents: a failed run, never an abstention (issue 38 item 5).
+        assert_eq!((run["outcome"].as_str(), answer["abstained"].as_bool(), status), (Some("failed"), Some(false), Some(3)), "{fault}: {answer}");
+        let message = run["failure"]["message"].as_str().unwrap_or_else(|| panic!("{fault}: no failure message: {}", run["failure"]));
+        assert!(message.starts_with("the model endpoint failed: "), "{fault}: {message}");
         let text = answer["text"].as_str().unwrap();
-        assert!(!text.chars().any(|c| c.is_ascii_digit()), "{fault}: an abstention must carry no figures: {text}");
+        assert_eq!(text.matches(message).count(), 1, "{fault}: the answer names the failure once: {text}");
+        // No figure from a document: the only digits are the failure's counts and status code.
+        let rest = text.replace(message, "");
+        assert!(!rest.chars().any(|c| c.is_ascii_digit()), "{fault}: a failed answer must carry no figures: {text}");
         let failed: Vec<&Value> = run["calls"].as_array().unwrap().iter().filter(|c| c.get("failure").is_some()).collect();
         assert!(!failed.is_empty() && run["totals"]["failed_calls"].as_u64() == Some(failed.len() as u64), "{fault}: failures not recorded");
         for c in &failed {
@@ -175,4 +183,26 @@ fn a_cut_off_rephrase_falls_back_to_the_audited_lines() {
         let num = num.trim_matches(|c| c == '.' || c == ',');
         assert!(audited.contains(num), "{num} is in the answer but in no audited line:\n{text}");
     }
+}
+
+#[test]
+fn an_endpoint_answering_500_to_every_call_says_so_once_and_exits_3() {
+    let fast = settings_file("fail-fast-500", "[pipeline]\nmax_retries = 1\nretry_base_ms = 10\n");
+    let mock = start_mock(&[]);
+    mock.queue_faults(json!({"mode": "500"}));
+    // As a user would run it: the answer text on stdout.
+    let mut args: Vec<String> = vec!["ask".into(), corpus().display().to_string(), QUESTION.into()];
+    args.extend(["--base-url".into(), format!("{}/v1", mock.url), "--model".into(), "gpt-4o-mini".into(), "--config".into(), fast.display().to_string()]);
+    let o = clair(&args);
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(3), "a failed run exits 3:\n{stderr}");
+    assert!(stdout.starts_with("No answer: the model endpoint failed: "), "{stdout}");
+    assert!(stdout.lines().next().unwrap().contains("calls returned HTTP 500 (server error)"), "{stdout}");
+    assert!(!stdout.to_lowercase().contains("abstain") && !stdout.contains("insufficient"), "not an abstention: {stdout}");
+    let mut seen = std::collections::BTreeSet::new();
+    for l in stdout.lines().chain(stderr.lines().filter(|l| l.starts_with("clair:"))) {
+        assert!(seen.insert(l.trim().to_string()), "printed twice: {l}\n{stdout}\n{stderr}");
+    }
+    assert_eq!(stdout.matches("HTTP 500").count(), 1, "{stdout}");
 }

@@ -105,3 +105,120 @@ fn eval_writes_every_table_and_plot_and_resumes_without_new_model_calls() {
     drop(mock);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// `n` questions of the test document as a dataset file.
+fn dataset_of(tmp: &Path, n: usize) -> std::path::PathBuf {
+    let all = std::fs::read_to_string(QUESTIONS).unwrap_or_else(|e| panic!("{QUESTIONS}: {e} (the shared corpus is needed)"));
+    let picked: Vec<&str> = all.lines().filter(|l| l.contains(&format!("\"doc_name\": \"{DOC}\""))).take(n).collect();
+    assert_eq!(picked.len(), n);
+    let p = tmp.join(format!("dev{n}.jsonl"));
+    std::fs::write(&p, picked.join("\n")).unwrap();
+    p
+}
+
+fn eval_args(dataset: &Path, out: &Path, mock: &Mock, extra: &[String]) -> Vec<String> {
+    let mut args: Vec<String> = vec!["eval".into(), dataset.display().to_string(), "--out".into(), out.display().to_string()];
+    args.extend(["--base-url".to_string(), format!("{}/v1", mock.url), "--model".into(), "gpt-4o-mini".into(), "--pdfs".into(), PDFS.into()]);
+    args.extend(extra.iter().cloned());
+    args
+}
+
+fn aggregate_of<'a>(summary: &'a Value, config: &str) -> &'a Value {
+    &summary["configs"].as_array().unwrap().iter().find(|c| c["name"] == config).unwrap_or_else(|| panic!("no {config} in the summary"))["aggregate"]
+}
+
+#[test]
+fn an_endpoint_failing_every_call_gives_failed_runs_that_are_retried_never_abstentions() {
+    let tmp = scratch("eval-failed");
+    let dataset = dataset_of(&tmp, 2);
+    let out = tmp.join("out");
+    // Short retries so the failing runs end quickly; the configuration is named after the file.
+    let fast = tmp.join("fast.toml");
+    std::fs::write(&fast, "[pipeline]\nmax_retries = 1\nretry_base_ms = 10\n").unwrap();
+    let config = ["--config".to_string(), fast.display().to_string()];
+    let mock = start_mock(&[]);
+    mock.queue_faults(serde_json::json!({"mode": "500"}));
+    let o = clair(&eval_args(&dataset, &out, &mock, &config));
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "two failed runs do not stop the evaluation:\n{stderr}");
+    assert_eq!(stderr.matches("run failed: run failed: ").count(), 0, "{stderr}");
+    assert_eq!(stderr.matches("run failed: the model endpoint failed: ").count(), 2, "each failed run says what failed:\n{stderr}");
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let a = aggregate_of(&summary, "fast");
+    assert_eq!((a["n"].as_u64(), a["failed"].as_u64(), a["outcomes"]["abstained"].as_u64()), (Some(0), Some(2), Some(0)), "{a}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("| fast | 0 | 0 (–) | 0 (–) | 0 (–) | 0 (–) | 2 |"), "failed runs in their own column:\n{stdout}");
+    // Each failed run's export says it failed and what failed.
+    for f in std::fs::read_dir(out.join("runs").join("fast")).unwrap() {
+        let run: Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+        assert_eq!((run["outcome"].as_str(), run["answer"]["abstained"].as_bool()), (Some("failed"), Some(false)));
+        assert!(run["failure"]["message"].as_str().unwrap().contains("returned HTTP 500 (server error)"), "{}", run["failure"]);
+    }
+    // The endpoint recovers: resuming runs the failed questions again, and they are scored.
+    mock.reset();
+    let o = clair(&eval_args(&dataset, &out, &mock, &config));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!mock.requests("chat").is_empty(), "the failed runs were run again");
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let a = aggregate_of(&summary, "fast");
+    assert_eq!((a["n"].as_u64(), a["failed"].as_u64()), (Some(2), Some(0)), "{a}");
+    drop(mock);
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn a_judge_rejecting_half_of_the_claims_gives_half_in_every_configuration_and_runs_apart() {
+    let tmp = scratch("eval-judge");
+    let dataset = dataset_of(&tmp, 3);
+    let out = tmp.join("out");
+    let system = start_mock(&[]);
+    let judge = start_mock(&[]);
+    let roles = |m: &Mock| m.requests("chat").iter().map(|r| r["role"].as_str().unwrap_or("").to_string()).collect::<Vec<_>>();
+    // One invocation per configuration (same output directory, so it resumes), the judge's
+    // counter restarted for each: its every-second rejection then falls on that configuration's
+    // claims alone.
+    for c in ["full", "no_arc", "no_aea", "no_cocv", "no_terminal_audit", "vanilla_rag"] {
+        ureq::post(&format!("{}/__admin/judge", judge.url)).set("Content-Type", "application/json").send_string(r#"{"reject_every": 2}"#).expect("script the judge");
+        let extra: Vec<String> = ["--config", c, "--judge-base-url", &format!("{}/v1", judge.url), "--judge-model", "gpt-4.1-mini"].iter().map(|s| s.to_string()).collect();
+        let o = clair(&eval_args(&dataset, &out, &system, &extra));
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let summary: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+        let a = aggregate_of(&summary, c);
+        let (faithful, judged, published) = (a["faithful_claims"].as_f64().unwrap(), a["measured_claims"].as_f64().unwrap(), a["published_claims"].as_f64().unwrap());
+        assert!(published >= 2.0, "{c}: too few published claims to measure ({published})");
+        assert_eq!(judged, published, "{c}: every published claim is judged, audited or not");
+        // Every second judge call rejects: half of the claims, give or take one.
+        assert!((faithful - judged / 2.0).abs() <= 0.5, "{c}: {faithful} of {judged} judged faithful");
+        let rate = a["faithfulness_rate"].as_f64().unwrap();
+        assert!((rate - 0.5).abs() <= 0.5 / judged + 1e-9, "{c}: faithfulness {rate}");
+        match c {
+            // The pipeline's own audit is its own column.
+            "full" => assert!(a["audit_pass_rate"].as_f64().unwrap() > 0.0 && a["debate_utilization"].as_f64().is_some(), "{a}"),
+            "no_terminal_audit" => assert!(a["audit_pass_rate"].is_null(), "{a}"),
+            "no_arc" => {
+                // No adversarial call in any run; debate utilization undefined (–), as in the paper.
+                for f in std::fs::read_dir(out.join("runs").join("no_arc")).unwrap() {
+                    let run: Value = serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+                    assert!(run["calls"].as_array().unwrap().iter().all(|c| c["role"] != "adversarial"), "w/o ARC made an adversarial call");
+                }
+                assert!(a["debate_utilization"].is_null(), "{a}");
+                let row = stdout.lines().find(|l| l.starts_with("| no_arc |") && l.contains('/')).unwrap_or_else(|| panic!("no Table 3 row:\n{stdout}"));
+                assert_eq!(row.split('|').map(str::trim).nth(5), Some("–"), "Deb. Util. of w/o ARC is –: {row}");
+            }
+            _ => {}
+        }
+    }
+    // The judges ran on their own endpoint and model; the system under test saw no judge call.
+    let sys_roles = roles(&system);
+    assert!(!sys_roles.iter().any(|r| r.ends_with("_judge")), "{sys_roles:?}");
+    let judge_reqs = judge.requests("chat");
+    assert!(!judge_reqs.is_empty());
+    for r in &judge_reqs {
+        assert!(matches!(r["role"].as_str(), Some("faithfulness_judge") | Some("correctness_judge")), "{}", r["role"]);
+        let body: Value = serde_json::from_str(r["body"].as_str().unwrap()).unwrap();
+        assert_eq!(body["model"], "gpt-4.1-mini");
+    }
+    drop((system, judge));
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -142,6 +142,8 @@ pub struct Budgets {
     pub entailment: CallBudget,
     pub synthesizer: CallBudget,
     pub correctness_judge: CallBudget,
+    /// Evaluation only (paper Table 3 Faith. Rate): one verdict and a sentence, at T = 0.
+    pub faithfulness_judge: CallBudget,
     pub hyde: CallBudget,
     /// The reference sends vision calls with no cap; we cap generously so a runaway answer has a bound.
     pub page_vision: CallBudget,
@@ -160,6 +162,7 @@ impl Default for Budgets {
             entailment: cb(300, 0.0),
             synthesizer: cb(900, 0.2),
             correctness_judge: cb(300, 0.0),
+            faithfulness_judge: cb(300, 0.0),
             hyde: cb(200, 0.3),
             page_vision: cb(4096, 0.0),
         }
@@ -362,7 +365,11 @@ pub struct PipelineSettings {
     pub hri_attack_saturation: u32,
     /// Claims processed concurrently; they are independent by design (the reference runs them one by one).
     pub claim_concurrency: usize,
-    /// Hard cap on model calls per question (the reference declares 40 but never enforces it).
+    /// Cap on model calls per question; 0 = derived from these settings (`Settings::call_cap`):
+    /// max_claims × the worst case of one claim + planner + synthesizer, so under default settings
+    /// the cap never decides an outcome. A lower cap is shared out per claim, in claim order, before
+    /// the claims run (`LlmClient::reserve_for_claims`), so which claims still get calls does not
+    /// depend on network timing. (The reference declares 40 but never enforces it, spec §0.2.)
     pub max_llm_calls: u32,
     /// Retries of a failed model call (429/5xx/timeout) before the role's conservative default.
     pub max_retries: u32,
@@ -392,7 +399,7 @@ impl Default for PipelineSettings {
             hri_weights: [0.40, 0.25, 0.20, 0.15],
             hri_attack_saturation: 3,
             claim_concurrency: 4,
-            max_llm_calls: 60,
+            max_llm_calls: 0,
             max_retries: 3,
             retry_base_ms: 500,
             request_timeout_ms: 60_000,
@@ -406,11 +413,14 @@ impl Default for PipelineSettings {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Ablations {
-    /// w/o AEA: equal weights for every listed modality.
+    /// w/o AEA ("uniform weighting", paper App. A.1): equal weights where AEA decides between
+    /// modalities — the Judge-Auditor's authority argmax m*, s(c), its evidence order and the
+    /// docket. Coverage A(c) and escalation keep the weight table (`Settings::authority_weights`).
     pub no_aea: bool,
     /// w/o CoCV: no custody check between affirmative and adversarial.
     pub no_cocv: bool,
-    /// w/o ARC: no rebuttal rounds (the adversary still reviews once).
+    /// w/o ARC (paper App. A.1: "routing every escalated claim to audit after one draft"): one
+    /// affirmative draft (custody-checked), no adversarial call, no rebuttal, no adversarial veto.
     pub no_arc: bool,
     /// w/o terminal audit: the judge's draft is published without the entailment call.
     pub no_terminal_audit: bool,
@@ -455,12 +465,38 @@ impl Settings {
         Ok(v)
     }
 
-    /// Weights actually in force (the w/o-AEA ablation flattens them).
+    /// Weights for coverage A(c) and escalation (paper §3.5): the weight table in every
+    /// configuration. The w/o-AEA ablation does not touch them (see `authority_weights`).
     pub fn effective_weights(&self) -> AuthorityWeights {
+        self.weights.clone()
+    }
+
+    /// Weights where AEA decides between modalities (paper §3.8: m*, s(c), the judge's evidence
+    /// order, the docket): equal weights under the w/o-AEA ablation ("uniform weighting", App. A.1).
+    pub fn authority_weights(&self) -> AuthorityWeights {
         if self.ablations.no_aea {
             self.weights.uniform()
         } else {
             self.weights.clone()
+        }
+    }
+
+    /// Model calls one claim can make at most (spec §0.2): three evidence agents (+ HyDE), then the
+    /// debate — 1 + ρmax + repairs affirmative briefs, a custody check after each, 1 + ρmax
+    /// adversarial reviews — then the judge's draft and its entailment.
+    pub fn worst_calls_per_claim(&self) -> u32 {
+        let p = &self.pipeline;
+        let briefs = 1 + p.max_debate_rounds + p.max_repair_attempts;
+        3 + self.ablations.hyde as u32 + briefs + briefs + (1 + p.max_debate_rounds) + 2
+    }
+
+    /// The per-question call cap in force: `pipeline.max_llm_calls`, or when that is 0,
+    /// max_claims × `worst_calls_per_claim` + planner + synthesizer (+ the planner's HyDE call).
+    /// Paper defaults: 8 × 16 + 2 = 130.
+    pub fn call_cap(&self) -> u32 {
+        match self.pipeline.max_llm_calls {
+            0 => (self.pipeline.max_claims as u32).saturating_mul(self.worst_calls_per_claim()).saturating_add(2 + self.ablations.hyde as u32),
+            n => n,
         }
     }
 
@@ -546,5 +582,24 @@ mod tests {
         let w = AuthorityWeights::default();
         assert_eq!(w.bp(ClaimType::CauseAttribution, Modality::Text), Some(7500));
         assert_eq!(w.bp(ClaimType::CauseAttribution, Modality::Chart), None);
+    }
+
+    #[test]
+    fn default_call_cap_covers_the_worst_case_of_every_claim() {
+        let s = Settings::paper();
+        // 3 evidence + 4 briefs + 4 custody checks + 3 reviews + draft + entailment = 16 per claim.
+        assert_eq!(s.worst_calls_per_claim(), 16);
+        assert_eq!(s.call_cap(), 8 * 16 + 2);
+        let mut s = s;
+        s.pipeline.max_llm_calls = 12;
+        assert_eq!(s.call_cap(), 12, "a user-set cap is kept");
+    }
+
+    #[test]
+    fn without_aea_only_the_authority_decision_is_uniform() {
+        let mut s = Settings::paper();
+        s.ablations.no_aea = true;
+        assert_eq!(s.effective_weights(), AuthorityWeights::default(), "coverage keeps the table");
+        assert_eq!(s.authority_weights().bp(ClaimType::FactNumeric, Modality::Table), Some(2500));
     }
 }

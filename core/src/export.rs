@@ -125,6 +125,11 @@ pub struct ClaimReport {
     pub terminal_entailment: Option<Entailment>,
     /// Model calls made for this claim, in order.
     pub calls: Vec<CallRecord>,
+    /// Set when the claim went unpublished after one of its model calls failed (HTTP errors after
+    /// retries, a timeout, an answer still invalid after its retry, the call cap): the verdict was
+    /// decided by that failure, not by the evidence. Names what failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -162,6 +167,103 @@ impl Totals {
     }
 }
 
+/// How a run ended, as the user is told (issue 38 item 5: failed is not abstained).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunOutcome {
+    /// Every claim was published.
+    #[default]
+    Answered,
+    /// Some claims were published, some were not (on the evidence or after a model failure).
+    Partial,
+    /// No claim was published, and every claim was decided on the evidence (paper §3.9).
+    Abstained,
+    /// No claim was published, and at least one was decided by a model failure: the documents
+    /// were not heard, so this is no abstention.
+    Failed,
+}
+
+impl RunOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunOutcome::Answered => "answered",
+            RunOutcome::Partial => "partial",
+            RunOutcome::Abstained => "abstained",
+            RunOutcome::Failed => "failed",
+        }
+    }
+}
+
+/// What failed in a run whose model calls failed: one message for the user, and the claims the
+/// failure decided.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunFailure {
+    /// E.g. "the model endpoint failed: 5 of 5 calls returned HTTP 500 (server error)".
+    pub message: String,
+    pub failed_calls: u32,
+    /// Chat calls of the run (embeddings excluded).
+    pub calls: u32,
+    /// Claims whose verdict the failure decided (`ClaimReport::failure`).
+    pub claims: Vec<String>,
+}
+
+/// How the model calls of a run failed, in one sentence, or None when none failed. Failures are
+/// grouped by kind — "returned HTTP 500 (server error)", "timed out", "answered with invalid
+/// output", "were not made: the call cap was reached" — largest group first.
+pub fn describe_failures(records: &[CallRecord]) -> Option<String> {
+    let chat: Vec<&CallRecord> = records.iter().filter(|r| r.role != "embeddings").collect();
+    let mut groups: Vec<(String, u32)> = vec![];
+    for r in &chat {
+        let Some(f) = &r.failure else { continue };
+        let kind = failure_kind(f);
+        match groups.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((kind, 1)),
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let total = chat.len();
+    let parts: Vec<String> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, (k, n))| if i == 0 { format!("{n} of {total} calls {k}") } else { format!("{n} {k}") })
+        .collect();
+    Some(format!("the model endpoint failed: {}", parts.join(", ")))
+}
+
+/// The kind of a call failure, as a predicate of "N calls …".
+fn failure_kind(reason: &str) -> String {
+    if let Some(code) = reason.split("HTTP ").nth(1).map(|t| t.chars().take_while(|c| c.is_ascii_digit()).collect::<String>()).filter(|c| c.len() == 3) {
+        let class = match code.as_bytes()[0] {
+            b'5' => "server error",
+            _ if code == "429" => "rate limited",
+            _ => "request refused",
+        };
+        return format!("returned HTTP {code} ({class})");
+    }
+    let r = reason.to_lowercase();
+    if r.contains("did not answer within") || r.contains("timed out") {
+        "timed out".into()
+    } else if r.contains("call budget") {
+        "were not made: the call cap was reached".into()
+    } else if r.contains("could not reach") {
+        "could not reach the endpoint".into()
+    } else if r.contains("cut off") {
+        "were cut off at the output-token cap".into()
+    } else if r.contains("schema") || r.contains("unreadable") {
+        "answered with invalid output".into()
+    } else if r.starts_with("not called") {
+        "were not sent after a fatal error".into()
+    } else if r.contains("cancelled") {
+        "were cancelled".into()
+    } else {
+        "failed".into()
+    }
+}
+
 /// How the answer was produced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -190,6 +292,12 @@ pub struct RunExport {
     /// Every model call of the run, planner first, then claim by claim, then the synthesizer.
     pub calls: Vec<CallRecord>,
     pub totals: Totals,
+    /// How the run ended. Exports written before this field derive it from `answer` on reading.
+    #[serde(default)]
+    pub outcome: RunOutcome,
+    /// What failed, when model calls failed and decided at least one claim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<RunFailure>,
 }
 
 impl RunExport {
@@ -205,7 +313,42 @@ impl RunExport {
             Some(other) => return Err(format!("unsupported run export schema `{other}` (this build reads `{SCHEMA}`)")),
             None => return Err("not a CLAIR-Fin run export (no `schema` field)".into()),
         }
-        serde_json::from_value(v).map_err(|e| format!("run export does not match `{SCHEMA}`: {e}"))
+        let had_outcome = v.get("outcome").is_some();
+        let mut run: RunExport = serde_json::from_value(v).map_err(|e| format!("run export does not match `{SCHEMA}`: {e}"))?;
+        if !had_outcome {
+            run.outcome = if run.answer.abstained {
+                RunOutcome::Abstained
+            } else if run.answer.partial {
+                RunOutcome::Partial
+            } else {
+                RunOutcome::Answered
+            };
+        }
+        Ok(run)
+    }
+
+    /// The banner over the answer (app and offline report): the outcome and one sentence for it.
+    /// A failed run's banner does not repeat the failure, which the answer's text names.
+    pub fn banner(&self) -> (RunOutcome, &'static str) {
+        let text = match self.outcome {
+            RunOutcome::Answered => "Every published claim passed the entailment audit",
+            RunOutcome::Partial => "Partial answer: some claims could not be verified",
+            RunOutcome::Abstained => "Abstained: the documents did not support an answer",
+            RunOutcome::Failed => "Failed: the model did not answer, so the documents were not checked",
+        };
+        (self.outcome, text)
+    }
+
+    /// The answer's lead: the text minus every sentence that is also one of its lines, which the
+    /// shells show under it (so no sentence is shown twice). Empty when the text is just the lines.
+    pub fn answer_lead(&self) -> String {
+        let mut lead = self.answer.text.clone();
+        for l in &self.answer.lines {
+            if !l.text.trim().is_empty() {
+                lead = lead.replace(l.text.trim(), "");
+            }
+        }
+        lead.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
     }
 }
 

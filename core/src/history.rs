@@ -22,7 +22,7 @@ pub struct RunSummary {
     pub question: String,
     /// Milliseconds since the Unix epoch.
     pub saved_at_ms: f64,
-    /// `answered`, `partial` or `abstained`.
+    /// `answered`, `partial`, `abstained` or `failed`.
     pub outcome: String,
     pub claims: usize,
     pub published: usize,
@@ -46,7 +46,6 @@ pub fn run_key(stamp: &str) -> String {
 
 /// The summary of `run`, saved at `saved_at_ms`.
 pub fn summarize(run: &RunExport, saved_at_ms: f64) -> RunSummary {
-    let a = &run.answer;
     let mut sources: Vec<String> = run.claims.iter().flat_map(|c| c.citations.iter().map(|x| x.source.clone())).collect();
     sources.sort();
     sources.dedup();
@@ -55,7 +54,7 @@ pub fn summarize(run: &RunExport, saved_at_ms: f64) -> RunSummary {
         run_id: run.run_id.clone(),
         question: run.question.clone(),
         saved_at_ms,
-        outcome: if a.abstained { "abstained" } else if a.partial { "partial" } else { "answered" }.into(),
+        outcome: run.outcome.as_str().into(),
         claims: run.claims.len(),
         published: run.claims.iter().filter(|c| c.published).count(),
         cost_usd: run.totals.cost_usd,

@@ -15,6 +15,12 @@
 //! ledger whatever the interleaving. Every failure of a model call resolves to the role's
 //! conservative default and is written to the ledger; the run itself errs only when nothing could be
 //! judged (a rejected key, a wrong URL, a search failure) or the user cancelled.
+//!
+//! Failed is not abstained (issue 38 item 5): a claim left unpublished after one of its model calls
+//! failed was decided by that failure, not by the evidence, and says so (`ClaimReport::failure`);
+//! a run with no published claim and at least one such claim is `Failed`, its answer naming what
+//! failed once. The call cap is shared out per claim in claim order before the claims run, so which
+//! claims get calls under a tight cap does not depend on timing (`LlmClient::reserve_for_claims`).
 
 use crate::agents::adversarial::{self, Review};
 use crate::agents::affirmative::{self, BriefInput};
@@ -24,7 +30,7 @@ use crate::agents::judge::{self, DebateState, Verdict, VerdictLabel};
 use crate::agents::synthesizer::{self, Rephrase};
 use crate::agents::{evidence_block, narrative, planner, tabular, visual, AgentEvidence, ClaimTask, Ctx, EvidenceItem};
 use crate::config::{ClaimType, Modality, Settings};
-use crate::export::{self, Answer, BriefRecord, ClaimReport, DebateTranscript, EvidenceRef, RunExport, RunMode, Totals};
+use crate::export::{self, Answer, AnswerLine, BriefRecord, ClaimReport, DebateTranscript, EvidenceRef, RunExport, RunFailure, RunMode, RunOutcome, Totals};
 use crate::ledger::docket::summarize;
 use crate::ledger::{CustodyEvent, CustodyVerdict, Ledger};
 use crate::llm::roles::{Attack, JudgeDraftOut, Role};
@@ -48,7 +54,14 @@ pub enum ProgressEvent {
     /// A claim entered a phase.
     Claim { claim_id: String, phase: ClaimPhase, totals: Totals },
     Synthesizing { totals: Totals },
-    Finished { abstained: bool, partial: bool, totals: Totals },
+    /// `failed`: model calls failed and decided the run (no abstention, issue 38 item 5).
+    Finished {
+        abstained: bool,
+        partial: bool,
+        #[serde(default)]
+        failed: bool,
+        totals: Totals,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -95,6 +108,8 @@ struct ClaimRun {
     guard: GuardOutcome,
     debate: DebateTranscript,
     verdict: Verdict,
+    /// Set when the claim went unpublished after one of its model calls failed.
+    failure: Option<String>,
 }
 
 /// Answer a question. See the module doc for what is an error and what is a conservative outcome.
@@ -126,13 +141,16 @@ pub async fn run<T: Transport, S: Search>(
         ledger.note(None, "planner", n.clone());
     }
     progress.emit(ProgressEvent::Planned { claims: plan.claims.clone(), notes: plan.notes.clone(), totals: progress.totals() });
+    let ids: Vec<String> = plan.claims.iter().map(|c| c.claim_id.clone()).collect();
+    client.reserve_for_claims(&ids, settings.worst_calls_per_claim());
 
     // Phases III–VII (§3.4–3.8), per claim, concurrently, claim order preserved.
     let runs: Vec<Result<ClaimRun, String>> = stream::iter(plan.claims.iter().map(|c| verify_claim(&ctx, c, &progress)))
         .buffered(settings.pipeline.claim_concurrency.max(1))
         .collect()
         .await;
-    let runs = runs.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut runs = runs.into_iter().collect::<Result<Vec<_>, _>>()?;
+    mark_failures(&mut runs, &client.records());
     if client.transport().cancelled() {
         return Err("cancelled by the user".into());
     }
@@ -146,8 +164,28 @@ pub async fn run<T: Transport, S: Search>(
     progress.emit(ProgressEvent::Synthesizing { totals: progress.totals() });
     let (answer, rephrase) = synthesize(&ctx, &mut ledger, &runs).await;
     let export = build_export(&ctx, run_id, RunMode::ClairFin, ledger, runs, answer, rephrase);
-    progress.emit(ProgressEvent::Finished { abstained: export.answer.abstained, partial: export.answer.partial, totals: export.totals.clone() });
+    progress.emit(ProgressEvent::Finished {
+        abstained: export.answer.abstained,
+        partial: export.answer.partial,
+        failed: export.outcome == RunOutcome::Failed,
+        totals: export.totals.clone(),
+    });
     Ok(export)
+}
+
+/// A claim left unpublished after one of its model calls failed was decided by that failure, not
+/// by the evidence (issue 38 item 5): the documents were not fully heard on it.
+fn mark_failures(runs: &mut [ClaimRun], records: &[CallRecord]) {
+    for r in runs.iter_mut().filter(|r| !r.verdict.published) {
+        let mine: Vec<CallRecord> = records.iter().filter(|c| c.claim_id.as_deref() == Some(r.task.claim_id.as_str())).cloned().collect();
+        r.failure = export::describe_failures(&mine);
+    }
+}
+
+/// The line of a claim a model failure decided: no figure (like an abstention line) and no claim
+/// about the documents. The failure itself is named once, in the answer's text.
+pub fn failed_line(claim_text: &str) -> String {
+    format!("On \"{}\": not checked, because a model call for this point failed.", synthesizer::mask_numbers(claim_text.trim()))
 }
 
 fn stop_if_unusable<T: Transport>(client: &LlmClient<'_, T>) -> Result<(), String> {
@@ -199,14 +237,14 @@ async fn verify_claim<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, task: &C
     progress.claim(cid, ClaimPhase::Audit);
     let verdict = judge::audit(ctx, &mut ledger, task, &state).await;
     progress.claim(cid, ClaimPhase::Judged { label: verdict.label, published: verdict.published, reason: verdict.reason.clone() });
-    Ok(ClaimRun { task: task.clone(), ledger, guard, debate, verdict })
+    Ok(ClaimRun { task: task.clone(), ledger, guard, debate, verdict, failure: None })
 }
 
 /// The Adaptive Rebuttal Cycle with Chain-of-Custody checks (paper §3.6–3.7; spec §0.2 routing):
 /// affirmative → custody (one repair per claim, across all rounds) → adversarial → rebuttal while a
 /// `high` finding stands and ρ < ρmax; an abstain recommendation ends the debate (a veto at the
-/// judge). Ablations: w/o CoCV skips custody, w/o ARC stops after the first review, fixed rounds
-/// always runs ρmax rebuttals.
+/// judge). Ablations: w/o CoCV skips custody, w/o ARC ends after the first (custody-checked) draft
+/// with no adversarial call, fixed rounds always runs ρmax rebuttals.
 async fn debate<T: Transport, S: Search>(
     ctx: &Ctx<'_, '_, T, S>,
     ledger: &mut Ledger,
@@ -262,6 +300,11 @@ async fn debate<T: Transport, S: Search>(
             }
         }
 
+        // w/o ARC (App. A.1): the escalated claim goes to audit after this one (custody-checked)
+        // draft — no adversarial call, no rebuttal, no veto.
+        if ab.no_arc {
+            break;
+        }
         let review: Review = adversarial::review(ctx, cid, &task.text, evidence, &brief, &stage).await;
         if let Some(f) = &review.failure {
             ledger.note(Some(cid), "adversarial", format!("{stage}: call failed, abstaining (fail closed): {f}"));
@@ -277,9 +320,7 @@ async fn debate<T: Transport, S: Search>(
         if st.recommend_abstain {
             break;
         }
-        let again = if ab.no_arc {
-            false
-        } else if ab.fixed_rounds {
+        let again = if ab.fixed_rounds {
             tr.rebuttal_rounds < p.max_debate_rounds
         } else {
             st.n_high > 0 && tr.rebuttal_rounds < p.max_debate_rounds
@@ -300,12 +341,37 @@ async fn synthesize<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, ledger: &m
         ledger.merge(r.ledger.clone());
     }
     let pairs: Vec<(ClaimTask, Verdict)> = runs.iter().map(|r| (r.task.clone(), r.verdict.clone())).collect();
-    let lines = synthesizer::lines(ledger, &pairs);
-    let (answer, rephrase) = synthesizer::compose(ctx, lines).await;
+    let mut lines = synthesizer::lines(ledger, &pairs);
+    let failed: Vec<bool> = runs.iter().map(|r| r.failure.is_some()).collect();
+    if !failed.contains(&true) {
+        let (answer, rephrase) = synthesizer::compose(ctx, lines).await;
+        if let Rephrase::Rejected { reason } = &rephrase {
+            ledger.note(None, "synthesizer", format!("rephrase rejected, raw audited lines used: {reason}"));
+        }
+        return (answer, rephrase);
+    }
+    for (l, r) in lines.iter_mut().zip(runs) {
+        if r.failure.is_some() {
+            l.text = failed_line(&r.task.text);
+        }
+    }
+    let message = export::describe_failures(&ctx.client.records()).unwrap_or_else(|| "a model call failed".into());
+    let failed_text: Vec<String> = lines.iter().zip(&failed).filter(|(_, f)| **f).map(|(l, _)| l.text.clone()).collect();
+    if !lines.iter().any(|l| l.published) {
+        // A failed run: no abstention sentence, the failure named once, then each claim's line.
+        let body: Vec<String> = lines.iter().map(|l| l.text.clone()).collect();
+        let text = format!("No answer: {message}.\n{}", body.join("\n"));
+        let answer = Answer { text, abstained: false, partial: false, lines };
+        return (answer, Rephrase::Skipped { reason: "the run failed: no claim was checked to the end".into() });
+    }
+    // Partial: the checked claims are composed as usual; the failed ones follow, then the failure.
+    let heard: Vec<AnswerLine> = lines.iter().zip(&failed).filter(|(_, f)| !**f).map(|(l, _)| l.clone()).collect();
+    let (composed, rephrase) = synthesizer::compose(ctx, heard).await;
     if let Rephrase::Rejected { reason } = &rephrase {
         ledger.note(None, "synthesizer", format!("rephrase rejected, raw audited lines used: {reason}"));
     }
-    (answer, rephrase)
+    let text = format!("{}\n{}\nNot checked because {message}.", composed.text, failed_text.join("\n"));
+    (Answer { text, abstained: false, partial: true, lines }, rephrase)
 }
 
 /// Order call records deterministically: planner (and its HyDE call) first, then each claim's
@@ -377,9 +443,25 @@ fn build_export<T: Transport, S: Search>(
                 citations,
                 terminal_entailment: r.verdict.entailment.clone(),
                 calls: calls.iter().filter(|c| c.claim_id.as_deref() == Some(cid.as_str())).cloned().collect(),
+                failure: r.failure.clone(),
             }
         })
-        .collect();
+        .collect::<Vec<ClaimReport>>();
+    let decided: Vec<String> = claims.iter().filter(|c| c.failure.is_some()).map(|c| c.claim_id.clone()).collect();
+    let totals = Totals::of(&calls);
+    let failure = (!decided.is_empty()).then(|| RunFailure {
+        message: export::describe_failures(&calls).unwrap_or_else(|| "a model call failed".into()),
+        failed_calls: totals.failed_calls,
+        calls: calls.iter().filter(|c| c.role != "embeddings").count() as u32,
+        claims: decided,
+    });
+    let published = claims.iter().any(|c| c.published);
+    let outcome = match (published, &failure) {
+        (false, Some(_)) => RunOutcome::Failed,
+        (false, None) => RunOutcome::Abstained,
+        (true, _) if answer.partial => RunOutcome::Partial,
+        (true, _) => RunOutcome::Answered,
+    };
     let dump = ledger.dump();
     RunExport {
         schema_version: export::SCHEMA.to_string(),
@@ -392,8 +474,10 @@ fn build_export<T: Transport, S: Search>(
         claims,
         docket_summary: summarize(&dump.authority_docket),
         ledger: dump,
-        totals: Totals::of(&calls),
+        totals,
         calls,
+        outcome,
+        failure,
     }
 }
 
@@ -457,19 +541,27 @@ async fn vanilla_rag<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, run_id: S
         }
     };
     progress.claim(cid, ClaimPhase::Judged { label: verdict.label, published: verdict.published, reason: verdict.reason.clone() });
-    let run = ClaimRun { task: task.clone(), ledger, guard, debate: DebateTranscript::default(), verdict };
+    let mut run = ClaimRun { task: task.clone(), ledger, guard, debate: DebateTranscript::default(), verdict, failure: None };
+    mark_failures(std::slice::from_mut(&mut run), &ctx.client.records());
     let mut merged = Ledger::new();
     merged.merge(run.ledger.clone());
-    let lines = synthesizer::lines(&merged, &[(run.task.clone(), run.verdict.clone())]);
+    let mut lines = synthesizer::lines(&merged, &[(run.task.clone(), run.verdict.clone())]);
     let published = lines.iter().any(|l| l.published);
-    let text = if published {
-        lines.iter().map(|l| l.text.clone()).collect::<Vec<_>>().join("\n")
+    let answer = if let Some(message) = &run.failure {
+        lines[0].text = failed_line(&run.task.text);
+        Answer { text: format!("No answer: {message}.\n{}", lines[0].text), abstained: false, partial: false, lines }
+    } else if published {
+        Answer { text: lines.iter().map(|l| l.text.clone()).collect::<Vec<_>>().join("\n"), abstained: false, partial: false, lines }
     } else {
-        format!("{}\n{}", synthesizer::ALL_ABSTAINED, lines[0].text)
+        Answer { text: format!("{}\n{}", synthesizer::ALL_ABSTAINED, lines[0].text), abstained: true, partial: false, lines }
     };
-    let answer = Answer { text, abstained: !published, partial: false, lines };
     let rephrase = Rephrase::Skipped { reason: "single-pass baseline".into() };
     let export = build_export(ctx, run_id, RunMode::VanillaRag, merged, vec![run], answer, rephrase);
-    progress.emit(ProgressEvent::Finished { abstained: export.answer.abstained, partial: false, totals: export.totals.clone() });
+    progress.emit(ProgressEvent::Finished {
+        abstained: export.answer.abstained,
+        partial: false,
+        failed: export.outcome == RunOutcome::Failed,
+        totals: export.totals.clone(),
+    });
     Ok(export)
 }

@@ -61,6 +61,10 @@ test('two configurations over FinanceBench rows give the side-by-side table, plo
   await dl.saveAs(path);
   const md = await readFile(path, 'utf8');
   for (const section of ['## Answer outcomes', '## CLAIR-Fin metrics (Table 3)', '## Retrieval', '## HRI calibration']) assert.ok(md.includes(section), `report has ${section}`);
+  // The view's Table 3 is the report's, row for row (one core function draws both).
+  const t3 = await page.$$eval('#eval-table3 tbody tr', (rs) => rs.map((r) => [...r.children].map((c) => c.textContent.trim()).join(' | ')));
+  assert.equal(t3.length, 2);
+  for (const row of t3) assert.ok(md.includes(`| ${row} |`), `the view's Table 3 row is in the report: ${row}`);
   await page.locator('#evaluate').screenshot({ path: join(ARTIFACTS, 'evaluate.png') });
 
   // Reload: the results come back with the file; Run has nothing left to ask the model.

@@ -103,7 +103,7 @@ test('a wrong key and an unreachable server each give an actionable message', as
   await page.screenshot({ path: join(ARTIFACTS, 'server-down.png') });
 });
 
-test('a server that keeps failing ends in an abstention that shows which calls failed and why', async () => {
+test('a server that keeps failing ends in a failed run, not an abstention, that says once what failed', async () => {
   const { page } = await openApp(context, site.url);
   await connect(page, mock.base, KEY);
   await page.setInputFiles('#file-input', pdf(JNJ));
@@ -114,9 +114,18 @@ test('a server that keeps failing ends in an abstention that shows which calls f
     await page.fill('#question', 'What is the amount of the cash proceeds that JnJ realised from the separation of Kenvue?');
     await page.click('#ask');
     await page.waitForSelector('#answer', { timeout: 120000 });
-    assert.match(await page.getAttribute('#answer', 'class'), /abstained/);
-    assert.match(await page.textContent('#answer .badge'), /Abstained/);
-    assert.doesNotMatch(await page.textContent('#answer .answer-text'), /13\.2/, 'no unaudited figure is published');
+    // The model failed, not the documents: a Failed banner, never "Abstained".
+    assert.match(await page.getAttribute('#answer', 'class'), /failed/);
+    assert.doesNotMatch(await page.getAttribute('#answer', 'class'), /abstained/);
+    assert.match(await page.textContent('#answer .badge'), /^Failed/);
+    const lead = await page.textContent('#answer .answer-text');
+    assert.match(lead, /^No answer: the model endpoint failed: \d+ of \d+ calls returned HTTP 500 \(server error\)/);
+    assert.doesNotMatch(lead, /13\.2/, 'no unaudited figure is published');
+    // No sentence of the answer is shown twice: the lead, then each claim's line once.
+    const shown = [lead.trim(), ...(await page.$$eval('#answer .answer-line > span', (els) => els.map((e) => e.textContent.trim())))].filter((t) => t);
+    const sentences = shown.flatMap((t) => t.split(/(?<=\.)\s+/));
+    assert.equal(new Set(sentences).size, sentences.length, `a sentence is shown twice: ${JSON.stringify(sentences)}`);
+    assert.equal((await page.textContent('#answer')).match(/HTTP 500/g).length, 1, 'the failure is named once');
     await page.locator('#answer .claim-link').first().click();
     const calls = page.locator('#claim-details table.calls');
     await calls.waitFor();

@@ -182,7 +182,9 @@ pub async fn audit<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, ledger: &mu
     if evidence.is_empty() {
         return Verdict::insufficient("no evidence was found for this claim", None, 0.0);
     }
-    let weights = s.effective_weights();
+    // AEA decides here (m*, s(c), the evidence order, the docket); the w/o-AEA ablation makes these
+    // weights uniform and nothing else (paper App. A.1 "uniform weighting"; docs/eval.md).
+    let weights = s.authority_weights();
     let conf = modality_confidences(&evidence);
     let d = decide(&weights, claim.claim_type, &conf);
     ledger.docket.push(DocketEntry {

@@ -8,11 +8,20 @@
 //! - **exact correctness** = correct / all scored questions (paper Table 7 row 3).
 //! - **coverage** = non-abstained / all scored questions.
 //! - **selective accuracy** = correct / non-abstained.
-//! - **faithfulness rate** = published claims passing citation entailment / published claims (the
-//!   paper's definition, Table 3). The reference's number — audit-passed claims / all claims of
-//!   non-abstained questions (spec §8.5) — is kept beside it as `claim_pass_rate`, named as what it is.
+//! - **faithfulness rate** = published claims the harness's faithfulness judge finds supported by
+//!   the evidence they cite / published claims it judged (the paper's definition, Table 3; the same
+//!   independent check in every configuration, never the pipeline's own gate). A judge call that
+//!   failed leaves its claim unmeasured, out of both counts.
+//! - **audit pass rate** = claims passing the pipeline's terminal audit / all claims; undefined for
+//!   configurations without the audit (w/o terminal audit, vanilla RAG). The reference's number —
+//!   audit-passed claims / all claims of non-abstained questions (spec §8.5) — is kept as
+//!   `claim_pass_rate`, named as what it is.
+//! - **failed runs** = runs in which model calls failed and decided every claim (or the run erred):
+//!   no outcome, counted apart, never as abstained; claims of scored runs that a failure decided are
+//!   counted in `failure_claims`.
 //! - **debate utilization** = escalated claims / all claims (abstained questions included, §8.5).
-//!   Undefined for vanilla RAG, which has no debate.
+//!   Undefined for vanilla RAG, which has no debate, and for w/o ARC, which routes escalated claims
+//!   to audit without one (paper Table 3: –).
 //! - **AEA impact** = Σ docket decisions changed by the asymmetric weights / Σ decisions.
 //!   Undefined when there were no decisions or AEA was ablated.
 //! - **HRI calibration**, reported three ways so the sign is never ambiguous (spec §11 item 16):
@@ -184,10 +193,17 @@ pub struct Aggregate {
     pub selective_accuracy: Option<f64>,
     pub claims: usize,
     pub published_claims: usize,
-    /// Published claims whose entailment was measured (by the audit or the harness).
+    /// Published claims the faithfulness judge answered for.
     pub measured_claims: usize,
-    pub entailed_claims: usize,
+    /// Of those, the claims it found supported by their cited evidence.
+    pub faithful_claims: usize,
     pub faithfulness_rate: Option<f64>,
+    /// Claims that passed the pipeline's own terminal audit.
+    pub audit_passed_claims: usize,
+    /// audit_passed_claims / claims; undefined without a terminal audit.
+    pub audit_pass_rate: Option<f64>,
+    /// Claims of scored runs left unpublished by a model failure, not by the evidence.
+    pub failure_claims: usize,
     /// Reference definition (spec §8.5): audit-passed / all claims of non-abstained questions.
     pub claim_pass_rate: Option<f64>,
     pub debated_claims: usize,
@@ -234,11 +250,13 @@ pub fn aggregate(results: &[&QuestionResult], k: usize) -> Aggregate {
     for r in &scored {
         a.claims += r.claims.len();
         a.debated_claims += r.claims.iter().filter(|c| c.escalated).count();
+        a.audit_passed_claims += r.claims.iter().filter(|c| c.audit_passed).count();
+        a.failure_claims += r.claims.iter().filter(|c| c.decided_by_failure).count();
         for c in r.claims.iter().filter(|c| c.published) {
             a.published_claims += 1;
-            if let Some(e) = c.entailed {
+            if let Some(e) = c.faithful {
                 a.measured_claims += 1;
-                a.entailed_claims += e as usize;
+                a.faithful_claims += e as usize;
             }
         }
         if r.outcome != Some(Outcome::Abstained) {
@@ -248,10 +266,13 @@ pub fn aggregate(results: &[&QuestionResult], k: usize) -> Aggregate {
         a.docket_decisions += r.docket_decisions as u64;
         a.docket_changed += r.docket_changed as u64;
     }
-    a.faithfulness_rate = ratio(a.entailed_claims, a.measured_claims);
+    a.faithfulness_rate = ratio(a.faithful_claims, a.measured_claims);
     a.claim_pass_rate = ratio(passed_in_answered, claims_in_answered);
-    let all_vanilla = !scored.is_empty() && scored.iter().all(|r| r.mode == RunMode::VanillaRag);
-    a.debate_utilization = if all_vanilla { None } else { ratio(a.debated_claims, a.claims) };
+    let all = |f: &dyn Fn(&QuestionResult) -> bool| !scored.is_empty() && scored.iter().all(|r| f(r));
+    let unaudited = all(&|r| r.mode == RunMode::VanillaRag || r.audit_ablated);
+    a.audit_pass_rate = if unaudited { None } else { ratio(a.audit_passed_claims, a.claims) };
+    let no_debate = all(&|r| r.mode == RunMode::VanillaRag || r.arc_ablated);
+    a.debate_utilization = if no_debate { None } else { ratio(a.debated_claims, a.claims) };
     let aea_off = !scored.is_empty() && scored.iter().all(|r| r.aea_ablated || r.mode == RunMode::VanillaRag);
     a.aea_impact = if aea_off { None } else { ratio(a.docket_changed as usize, a.docket_decisions as usize) };
 

@@ -24,8 +24,8 @@ use crate::config::Settings;
 pub const NAMED: &[(&str, &str)] = &[
     ("full", "CLAIR-Fin, all mechanisms"),
     ("no_terminal_audit", "w/o Term. Audit: the judge's draft is published without the entailment gate"),
-    ("no_arc", "w/o ARC: no rebuttal rounds (the adversary reviews once)"),
-    ("no_aea", "w/o AEA: equal authority weights for every modality"),
+    ("no_arc", "w/o ARC: escalated claims go to audit after one draft (no adversarial call, no rebuttal, no veto)"),
+    ("no_aea", "w/o AEA: uniform weights where the judge decides between modalities (coverage and escalation unchanged)"),
     ("no_cocv", "w/o CoCV: no custody check between affirmative and adversarial"),
     ("vanilla_rag", "Vanilla RAG: single-pass retrieve-then-answer, no ledger checks"),
     ("hyde", "HyDE RAG: dense search on a hypothetical passage, full pipeline"),
@@ -54,9 +54,11 @@ pub fn named(base: &Settings, name: &str) -> Option<Settings> {
 }
 
 /// The (question, configuration) pairs still to run, question-major like the CLI, skipping what
-/// `results` already holds — what makes an interrupted evaluation resumable in any shell.
+/// `results` already scored — what makes an interrupted evaluation resumable in any shell. A failed
+/// run (no outcome) is run again.
 pub fn pending<'a>(items: &'a [dataset::Item], configs: &'a [String], results: &[outcome::QuestionResult]) -> Vec<(&'a dataset::Item, &'a str)> {
-    let done: std::collections::BTreeSet<(&str, &str)> = results.iter().map(|r| (r.config.as_str(), r.item_id.as_str())).collect();
+    let done: std::collections::BTreeSet<(&str, &str)> =
+        results.iter().filter(|r| r.outcome.is_some()).map(|r| (r.config.as_str(), r.item_id.as_str())).collect();
     items
         .iter()
         .flat_map(|i| configs.iter().map(move |c| (i, c.as_str())))
@@ -80,12 +82,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pending_skips_what_was_run_and_keeps_question_order() {
+    fn pending_skips_what_was_scored_retries_failed_runs_and_keeps_question_order() {
         let parsed = dataset::parse("{\"question\": \"Q1?\", \"answer\": \"a\"}\n{\"question\": \"Q2?\", \"answer\": \"b\"}");
         let configs = vec!["full".to_string(), "no_cocv".to_string()];
         let all = pending(&parsed.items, &configs, &[]);
         assert_eq!(all.iter().map(|(i, c)| (i.question.as_str(), *c)).collect::<Vec<_>>(), vec![("Q1?", "full"), ("Q1?", "no_cocv"), ("Q2?", "full"), ("Q2?", "no_cocv")]);
-        let done = outcome::QuestionResult::failed("no_cocv", &parsed.items[0], "x".into(), 0.0);
+        let failed = outcome::QuestionResult::failed("no_cocv", &parsed.items[0], "x".into(), 0.0);
+        assert_eq!(pending(&parsed.items, &configs, std::slice::from_ref(&failed)).len(), 4, "a failed run is run again");
+        let mut done = failed;
+        done.outcome = Some(outcome::Outcome::Abstained);
+        done.error = None;
         let left = pending(&parsed.items, &configs, &[done]);
         assert_eq!(left.len(), 3);
         assert!(!left.iter().any(|(i, c)| i.id == parsed.items[0].id && *c == "no_cocv"));

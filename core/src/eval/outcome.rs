@@ -6,19 +6,23 @@
 //! to the role's conservative default (`incorrect`) and the failure is kept in `judge_failure`.
 //!
 //! Faithfulness is measured per published claim (paper Table 3: "share of published claims passing
-//! citation-entailment verification"). A claim audited by the pipeline carries its terminal
-//! entailment; a claim published *without* one (w/o terminal audit, vanilla RAG) is checked here,
-//! with the same entailment role and bar, against the evidence it cites. So the number means the
-//! same thing in every configuration, and the ablations do not get a free pass.
+//! citation-entailment verification") by the harness's own judge, the `faithfulness_judge` role:
+//! every published claim of every configuration — audited or not — is checked against the evidence
+//! its answer line cites, with the same prompt, so the number means the same thing everywhere and
+//! never counts the pipeline's own gate as its check. The judge runs on the evaluation's endpoint
+//! and model, which may differ from the system under test (the paper judged with GPT-4.1 mini, a
+//! different model than the GPT-4o backbone, App. A.1). The pipeline's own audit pass rate is kept
+//! apart (`ClaimOutcome::audit_passed`).
+//!
+//! A run that ended `Failed` (model calls failed and decided every claim, issue 38 item 5) is no
+//! outcome at all: it is recorded as a failed run, counted apart and run again on resume.
 
-use crate::agents::entailment;
 use crate::agents::judge::VerdictLabel;
 use crate::config::ClaimType;
 use crate::eval::dataset::Item;
-use crate::export::{RunExport, RunMode, Totals};
-use crate::llm::roles::{CorrectnessLabel, CorrectnessOut, EntailmentLabel, EntailmentOut};
+use crate::export::{RunExport, RunMode, RunOutcome, Totals};
+use crate::llm::roles::{CorrectnessLabel, CorrectnessOut, FaithfulnessLabel, FaithfulnessOut};
 use crate::llm::{LlmClient, Transport};
-use crate::prompts;
 use serde::{Deserialize, Serialize};
 
 /// The four-way answer outcome (paper Table 7 row 1).
@@ -60,14 +64,18 @@ pub struct ClaimOutcome {
     /// Routed through the debate (A(c) below the fast-path bar).
     pub escalated: bool,
     pub published: bool,
+    /// The pipeline's own terminal audit passed (its column, apart from faithfulness).
     pub audit_passed: bool,
-    /// Published claims only: did the sentence pass citation entailment (terminal audit, or the
-    /// harness's own check when the run published it unaudited)? None when unpublished or when the
-    /// harness's check could not be made.
-    pub entailed: Option<bool>,
-    /// True when `entailed` comes from the harness's own check, not the pipeline's audit.
+    /// Published claims only: the faithfulness judge found the claim supported by the evidence it
+    /// cites. None when unpublished, or when the judge's call failed (unmeasured, not unfaithful).
     #[serde(default)]
-    pub entailment_by_harness: bool,
+    pub faithful: Option<bool>,
+    /// The judge's reason, or why the claim could not be judged.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub faithfulness_rationale: String,
+    /// The claim went unpublished because a model call failed, not on the evidence.
+    #[serde(default)]
+    pub decided_by_failure: bool,
     pub hri: Option<f64>,
 }
 
@@ -106,6 +114,12 @@ pub struct QuestionResult {
     /// The configuration had the w/o-AEA ablation on (AEA impact is undefined then).
     #[serde(default)]
     pub aea_ablated: bool,
+    /// The configuration had the w/o-ARC ablation on (debate utilization is undefined then).
+    #[serde(default)]
+    pub arc_ablated: bool,
+    /// The configuration had no terminal audit (w/o terminal audit; audit pass rate undefined).
+    #[serde(default)]
+    pub audit_ablated: bool,
     #[serde(default)]
     pub claims: Vec<ClaimOutcome>,
     /// Authority Docket decisions and how many the asymmetric weights changed (spec §2.10).
@@ -122,7 +136,7 @@ pub struct QuestionResult {
     /// Model calls of the run itself.
     #[serde(default)]
     pub run_totals: Totals,
-    /// Model calls of the evaluation (correctness judge, harness entailment checks).
+    /// Model calls of the evaluation (correctness judge, faithfulness judge).
     #[serde(default)]
     pub eval_totals: Totals,
     /// Wall time of the run (pipeline only), measured by the shell.
@@ -168,6 +182,8 @@ fn blank(config: &str, item: &Item) -> QuestionResult {
         run_id: String::new(),
         mode: RunMode::ClairFin,
         aea_ablated: false,
+        arc_ablated: false,
+        audit_ablated: false,
         claims: vec![],
         docket_decisions: 0,
         docket_changed: 0,
@@ -196,15 +212,33 @@ pub fn judge_message(question: &str, gold: &str, answer: &str) -> String {
     format!("QUESTION:\n{question}\n\nGOLD ANSWER:\n{gold}\n\nSYSTEM ANSWER:\n{answer}")
 }
 
-/// Score one run: outcome (judge call unless abstained), claim facts (harness entailment calls for
-/// published claims the run did not audit), docket counts, cited pages, run cost. `judge` should be
-/// a fresh client (its records become `eval_totals`). Retrieved pages and latency come from the shell.
+/// System prompt of the faithfulness judge (paper Table 3, Faith. Rate). Evaluation only.
+pub const FAITHFULNESS_JUDGE: &str = "\
+You check one published claim of a financial answer against the evidence it cites, nothing else.
+- supported: every figure, period, entity and causal statement in the claim is stated in, or follows
+  directly from, the cited evidence (units and scale may differ: 1.2 billion = 1,200 million).
+- not_supported: the claim states something the cited evidence does not give, gives differently, or
+  only suggests (a rough chart reading stated as an exact figure counts as not supported).
+Do not use outside knowledge. Return JSON: {\"label\": \"supported\" | \"not_supported\", \"rationale\": one sentence}.";
+
+/// The faithfulness judge's user message.
+pub fn faithfulness_message(evidence: &str, claim: &str) -> String {
+    format!("CITED EVIDENCE:\n{evidence}\n\nPUBLISHED CLAIM:\n{claim}")
+}
+
+/// Score one run: outcome (correctness judge unless abstained), every published claim judged for
+/// faithfulness against the evidence it cites (the same check in every configuration), docket
+/// counts, cited pages, run cost. `judge` is a fresh client on the evaluation's endpoint and model
+/// (its records become `eval_totals`). A failed run becomes a failed result (no outcome).
+/// Retrieved pages and latency come from the shell.
 pub async fn score<T: Transport>(config: &str, item: &Item, run: &RunExport, judge: &LlmClient<'_, T>) -> QuestionResult {
     let mut r = blank(config, item);
     r.answer = run.answer.text.clone();
     r.run_id = run.run_id.clone();
     r.mode = run.mode;
     r.aea_ablated = run.settings.ablations.no_aea;
+    r.arc_ablated = run.settings.ablations.no_arc;
+    r.audit_ablated = run.settings.ablations.no_terminal_audit;
     r.run_totals = run.totals.clone();
     r.docket_decisions = run.docket_summary.decisions;
     r.docket_changed = run.docket_summary.changed_outcome;
@@ -213,6 +247,12 @@ pub async fn score<T: Transport>(config: &str, item: &Item, run: &RunExport, jud
     pages.dedup();
     r.cited_pages = pages;
 
+    if run.outcome == RunOutcome::Failed {
+        let why = run.failure.as_ref().map(|f| f.message.clone()).unwrap_or_else(|| "model calls failed".into());
+        r.error = Some(why);
+        r.judge_rationale = "failed run: no judge call".into();
+        return r;
+    }
     // §8.5: abstained without a judge call.
     if run.answer.abstained {
         r.outcome = Some(Outcome::Abstained);
@@ -228,15 +268,8 @@ pub async fn score<T: Transport>(config: &str, item: &Item, run: &RunExport, jud
         r.judge_failure = o.failure;
     }
 
-    let bar = run.settings.pipeline.entailment_threshold;
     for c in &run.claims {
-        let (entailed, by_harness) = if !c.published {
-            (None, false)
-        } else if let Some(e) = &c.terminal_entailment {
-            (Some(c.audit_passed && e.passes(bar)), false)
-        } else {
-            (harness_entailment(run, &c.claim_id, &c.answer_fragment, bar, judge).await, true)
-        };
+        let (faithful, why) = if c.published { judge_faithfulness(run, &c.claim_id, &c.answer_fragment, judge).await } else { (None, String::new()) };
         r.claims.push(ClaimOutcome {
             claim_id: c.claim_id.clone(),
             claim_type: c.claim_type,
@@ -244,8 +277,9 @@ pub async fn score<T: Transport>(config: &str, item: &Item, run: &RunExport, jud
             escalated: c.escalated,
             published: c.published,
             audit_passed: c.audit_passed,
-            entailed,
-            entailment_by_harness: by_harness,
+            faithful,
+            faithfulness_rationale: why,
+            decided_by_failure: c.failure.is_some(),
             hri: c.hri.as_ref().map(|h| h.value),
         });
     }
@@ -253,23 +287,106 @@ pub async fn score<T: Transport>(config: &str, item: &Item, run: &RunExport, jud
     r
 }
 
-/// Entailment of a published sentence against the evidence its answer line cites. A sentence that
-/// cites nothing cannot pass; a failed call leaves the claim unmeasured (None).
-async fn harness_entailment<T: Transport>(run: &RunExport, claim_id: &str, sentence: &str, bar: f64, client: &LlmClient<'_, T>) -> Option<bool> {
+/// The faithfulness judge on one published claim: its sentence against the ledger nodes its answer
+/// line cites. A claim that cites nothing is not supported (no call); a failed call leaves the
+/// claim unmeasured (None) with the reason.
+async fn judge_faithfulness<T: Transport>(run: &RunExport, claim_id: &str, sentence: &str, judge: &LlmClient<'_, T>) -> (Option<bool>, String) {
     let line = run.answer.lines.iter().find(|l| l.claim_id == claim_id && l.published);
-    let premise: Vec<String> = line
+    let evidence: Vec<String> = line
         .into_iter()
         .flat_map(|l| l.citations.iter())
         .filter_map(|c| run.ledger.nodes.iter().find(|n| n.node_id == c.node_id))
         .map(|n| n.describe())
         .collect();
-    let hypothesis = if sentence.trim().is_empty() { line.map(|l| l.text.as_str()).unwrap_or("") } else { sentence };
-    if premise.is_empty() || hypothesis.trim().is_empty() {
-        return Some(false);
+    let claim = if sentence.trim().is_empty() { line.map(|l| l.text.as_str()).unwrap_or("") } else { sentence };
+    if evidence.is_empty() {
+        return (Some(false), "the claim cites no evidence".into());
     }
-    let o = client.call::<EntailmentOut>(Some(claim_id), prompts::ENTAILMENT, &entailment::user_message(&premise.join("\n"), hypothesis)).await;
-    if o.failure.is_some() {
-        return None;
+    if claim.trim().is_empty() {
+        return (Some(false), "the published claim is empty".into());
     }
-    Some(o.value.label == EntailmentLabel::Entails && o.value.confidence >= bar)
+    let o = judge.call::<FaithfulnessOut>(Some(claim_id), FAITHFULNESS_JUDGE, &faithfulness_message(&evidence.join("\n"), claim)).await;
+    match o.failure {
+        Some(f) => (None, format!("faithfulness judge failed: {f}")),
+        None => (Some(o.value.label == FaithfulnessLabel::Supported), o.value.rationale),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Settings;
+    use crate::llm::{HttpReply, TransportError};
+    use futures::executor::block_on;
+    use std::cell::RefCell;
+
+    /// A judge endpoint: correctness always `correct`; faithfulness by a scripted list of verdicts
+    /// (`true` = supported), in call order; every request's role and user message is kept.
+    struct Judge {
+        verdicts: RefCell<Vec<bool>>,
+        seen: RefCell<Vec<(String, String)>>,
+    }
+
+    impl Transport for Judge {
+        async fn post_json(&self, _path: &str, body: String, _t: u64) -> Result<HttpReply, TransportError> {
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            let role = v["response_format"]["json_schema"]["name"].as_str().unwrap().to_string();
+            self.seen.borrow_mut().push((role.clone(), v["messages"][1]["content"].as_str().unwrap_or("").to_string()));
+            let content = match role.as_str() {
+                "faithfulness_judge" => {
+                    let ok = if self.verdicts.borrow().is_empty() { true } else { self.verdicts.borrow_mut().remove(0) };
+                    serde_json::json!({"label": if ok { "supported" } else { "not_supported" }, "rationale": "scripted"})
+                }
+                _ => serde_json::json!({"label": "correct", "rationale": "scripted"}),
+            };
+            let body = serde_json::json!({"choices": [{"message": {"content": content.to_string()}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
+            Ok(HttpReply { status: 200, retry_after_s: None, body: body.to_string() })
+        }
+        async fn sleep_ms(&self, _ms: u64) {}
+    }
+
+    fn item() -> Item {
+        crate::eval::dataset::parse(r#"{"question": "What were net sales?", "answer": "$1.1 billion"}"#).items.remove(0)
+    }
+
+    #[test]
+    fn the_harness_judges_every_published_claim_even_those_the_audit_passed() {
+        // Four claims: claims 1 and 3 published, both passed the pipeline's own audit.
+        let run = crate::view::fixture::run(4, 3);
+        let published: Vec<&str> = run.claims.iter().filter(|c| c.published).map(|c| c.claim_id.as_str()).collect();
+        assert_eq!(published.len(), 2);
+        assert!(run.claims.iter().filter(|c| c.published).all(|c| c.audit_passed));
+        let t = Judge { verdicts: RefCell::new(vec![true, false]), seen: RefCell::new(vec![]) };
+        let s = Settings::paper();
+        let judge = LlmClient::new(&t, &s);
+        let r = block_on(score("full", &item(), &run, &judge));
+        let faithful: Vec<Option<bool>> = r.claims.iter().filter(|c| c.published).map(|c| c.faithful).collect();
+        assert_eq!(faithful, vec![Some(true), Some(false)], "the judge's verdict, not the audit's");
+        assert!(r.claims.iter().filter(|c| !c.published).all(|c| c.faithful.is_none()));
+        // One faithfulness call per published claim, with the evidence its line cites.
+        let seen = t.seen.borrow();
+        let calls: Vec<&(String, String)> = seen.iter().filter(|(role, _)| role == "faithfulness_judge").collect();
+        assert_eq!(calls.len(), 2);
+        assert!(calls[0].1.starts_with("CITED EVIDENCE:\n") && calls[0].1.contains("\n\nPUBLISHED CLAIM:\n"), "{}", calls[0].1);
+        assert_eq!(r.eval_totals.calls, 3, "correctness + two faithfulness verdicts");
+    }
+
+    #[test]
+    fn a_failed_run_is_a_failed_result_with_its_message_not_an_abstention() {
+        let mut run = crate::view::fixture::run(1, 2);
+        run.outcome = RunOutcome::Failed;
+        run.answer.abstained = false;
+        run.failure = Some(crate::export::RunFailure {
+            message: "the model endpoint failed: 5 of 5 calls returned HTTP 500 (server error)".into(),
+            failed_calls: 5,
+            calls: 5,
+            claims: vec!["claim-1".into()],
+        });
+        let t = Judge { verdicts: RefCell::new(vec![]), seen: RefCell::new(vec![]) };
+        let s = Settings::paper();
+        let r = block_on(score("full", &item(), &run, &LlmClient::new(&t, &s)));
+        assert_eq!(r.outcome, None);
+        assert_eq!(r.error.as_deref(), Some("the model endpoint failed: 5 of 5 calls returned HTTP 500 (server error)"));
+        assert!(t.seen.borrow().is_empty(), "no judge call for a failed run");
+    }
 }

@@ -85,6 +85,36 @@ fn table(out: &mut String, header: &[&str], rows: Vec<Vec<String>>) {
     out.push('\n');
 }
 
+/// What each Table 3 column means, in one sentence each (also shown by the Evaluate view).
+pub const TABLE3_LEGEND: &str = "Faith. Rate: published claims the faithfulness judge (the harness's own check, the same in every configuration) finds supported by the evidence they cite / published claims it judged. Audit pass: claims passing the pipeline's own terminal audit / all claims (– without that audit). Exact Corr.: correct / scored questions. Cov.: non-abstained / scored questions. Deb. Util.: escalated claims debated / all claims (– for w/o ARC and vanilla RAG). AEA Imp.: docket decisions the asymmetric weights changed / decisions (– for w/o AEA). Claim pass: audit-passed / all claims of answered questions (the reference script's \"faithfulness\", spec §8.5). Sel. Acc.: correct / non-abstained. Failed: runs a model failure decided (no outcome, retried on resume), never counted as abstained.";
+
+/// The paper's Table 3, one row per configuration: the Markdown report and the Evaluate view both
+/// draw this, so they show the same table.
+pub fn table3(s: &Summary) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let header = vec!["Configuration", "Faith. Rate", "Exact Corr.", "Cov.", "Deb. Util.", "AEA Imp.", "Audit pass", "Claim pass", "Sel. Acc.", "Failed", "faithful/judged/published/claims"];
+    let rows = s
+        .configs
+        .iter()
+        .map(|c| {
+            let a = &c.aggregate;
+            vec![
+                c.name.clone(),
+                f3(a.faithfulness_rate),
+                f3(a.exact_correctness),
+                f3(a.coverage),
+                f3(a.debate_utilization),
+                f3(a.aea_impact),
+                f3(a.audit_pass_rate),
+                f3(a.claim_pass_rate),
+                f3(a.selective_accuracy),
+                a.failed.to_string(),
+                format!("{}/{}/{}/{}", a.faithful_claims, a.measured_claims, a.published_claims, a.claims),
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
 /// The Markdown report; `plots` are the SVG file names to link.
 pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
     let mut o = format!("# CLAIR-Fin evaluation: {}\n\n", s.dataset);
@@ -112,26 +142,10 @@ pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
     table(&mut o, &["Configuration", "n", "Correct", "Partial", "Incorrect", "Abstained", "Failed runs"], rows);
 
     o.push_str("## CLAIR-Fin metrics (Table 3)\n\n");
-    o.push_str("Faith. Rate: published claims passing citation entailment (paper definition; claims published without an audit are checked by the harness). Claim pass: audit-passed / all claims of answered questions (the reference script's \"faithfulness\", spec §8.5). Exact Corr.: correct / all. Cov.: non-abstained / all. Sel. Acc.: correct / non-abstained.\n\n");
-    let rows = s
-        .configs
-        .iter()
-        .map(|c| {
-            let a = &c.aggregate;
-            vec![
-                c.name.clone(),
-                f3(a.faithfulness_rate),
-                f3(a.exact_correctness),
-                f3(a.coverage),
-                f3(a.debate_utilization),
-                f3(a.aea_impact),
-                f3(a.claim_pass_rate),
-                f3(a.selective_accuracy),
-                format!("{}/{}/{}", a.entailed_claims, a.measured_claims, a.claims),
-            ]
-        })
-        .collect();
-    table(&mut o, &["Configuration", "Faith. Rate", "Exact Corr.", "Cov.", "Deb. Util.", "AEA Imp.", "Claim pass", "Sel. Acc.", "entailed/published-measured/claims"], rows);
+    o.push_str(TABLE3_LEGEND);
+    o.push_str("\n\n");
+    let (header, rows) = table3(s);
+    table(&mut o, &header, rows);
 
     o.push_str(&format!("## Retrieval (Table 2 / Table 8)\n\nPages of the top-{} documents retrieved for the raw question against the gold evidence pages; questions without gold pages are not scored. RAGAS scores are not computed.\n\n", s.k));
     let k = s.k;
@@ -164,7 +178,7 @@ pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
         table(&mut o, &["HRI bin", "n", "mean HRI", "incorrect rate", "correct rate"], rows);
     }
 
-    o.push_str("## Cost and latency\n\nRun: the pipeline's own model calls. Eval: correctness judge and harness entailment checks. Latency: wall time of each run.\n\n");
+    o.push_str("## Cost and latency\n\nRun: the pipeline's own model calls. Eval: correctness judge and faithfulness judge. Latency: wall time of each run.\n\n");
     let rows = s
         .configs
         .iter()
@@ -243,7 +257,7 @@ fn opt(v: Option<f64>) -> String {
 
 /// One row per configuration; undefined metrics are empty cells.
 pub fn summary_csv(s: &Summary) -> String {
-    let mut o = String::from("config,n,failed,correct,partial,incorrect,abstained,exact_correctness,coverage,selective_accuracy,faithfulness_rate,claim_pass_rate,debate_utilization,aea_impact,hri_n,hri_pearson_correct,hri_pearson_incorrect,hri_auroc_incorrect,retrieval_n,hit_at_k,mrr,recall_at_k,run_calls,run_cost_usd,eval_calls,eval_cost_usd,latency_total_ms,latency_mean_ms\n");
+    let mut o = String::from("config,n,failed,correct,partial,incorrect,abstained,exact_correctness,coverage,selective_accuracy,faithfulness_rate,audit_pass_rate,claim_pass_rate,debate_utilization,aea_impact,hri_n,hri_pearson_correct,hri_pearson_incorrect,hri_auroc_incorrect,retrieval_n,hit_at_k,mrr,recall_at_k,run_calls,run_cost_usd,eval_calls,eval_cost_usd,latency_total_ms,latency_mean_ms\n");
     for c in &s.configs {
         let a = &c.aggregate;
         let row = [
@@ -258,6 +272,7 @@ pub fn summary_csv(s: &Summary) -> String {
             opt(a.coverage),
             opt(a.selective_accuracy),
             opt(a.faithfulness_rate),
+            opt(a.audit_pass_rate),
             opt(a.claim_pass_rate),
             opt(a.debate_utilization),
             opt(a.aea_impact),
@@ -284,7 +299,7 @@ pub fn summary_csv(s: &Summary) -> String {
 
 /// One row per (configuration, question).
 pub fn results_csv(results: &[QuestionResult], k: usize) -> String {
-    let mut o = String::from("config,item_id,doc,query_type,format,difficulty,outcome,error,claims,published_claims,entailed_claims,debated_claims,max_hri,docket_decisions,docket_changed,gold_pages,retrieved_pages,hit_at_k,reciprocal_rank,run_calls,run_cost_usd,eval_calls,latency_ms,question,answer,judge_rationale\n");
+    let mut o = String::from("config,item_id,doc,query_type,format,difficulty,outcome,error,claims,published_claims,faithful_claims,debated_claims,max_hri,docket_decisions,docket_changed,gold_pages,retrieved_pages,hit_at_k,reciprocal_rank,run_calls,run_cost_usd,eval_calls,latency_ms,question,answer,judge_rationale\n");
     for r in results {
         let pages = |p: &[u32]| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
         let ret = crate::eval::metrics::page_retrieval(&r.retrieved_pages, &r.gold_pages, k);
@@ -299,7 +314,7 @@ pub fn results_csv(results: &[QuestionResult], k: usize) -> String {
             csv_field(r.error.as_deref().unwrap_or("")),
             r.claims.len().to_string(),
             r.claims.iter().filter(|c| c.published).count().to_string(),
-            r.claims.iter().filter(|c| c.entailed == Some(true)).count().to_string(),
+            r.claims.iter().filter(|c| c.faithful == Some(true)).count().to_string(),
             r.claims.iter().filter(|c| c.escalated).count().to_string(),
             r.max_hri().map(|h| format!("{h:.3}")).unwrap_or_default(),
             r.docket_decisions.to_string(),

@@ -77,11 +77,21 @@ pub struct LlmClient<'a, T: Transport> {
     calls: Cell<u32>,
     fatal: RefCell<Option<String>>,
     observer: RefCell<Option<CallObserver<'a>>>,
+    /// Per-claim call reservations under a tight cap: (claim id, reserved, used).
+    reservations: RefCell<Vec<(String, u32, u32)>>,
 }
 
 impl<'a, T: Transport> LlmClient<'a, T> {
     pub fn new(transport: &'a T, settings: &'a Settings) -> Self {
-        LlmClient { transport, settings, records: RefCell::new(vec![]), calls: Cell::new(0), fatal: RefCell::new(None), observer: RefCell::new(None) }
+        LlmClient {
+            transport,
+            settings,
+            records: RefCell::new(vec![]),
+            calls: Cell::new(0),
+            fatal: RefCell::new(None),
+            observer: RefCell::new(None),
+            reservations: RefCell::new(vec![]),
+        }
     }
 
     /// Call `f` whenever a model call starts or finishes (the shells render these live).
@@ -106,6 +116,40 @@ impl<'a, T: Transport> LlmClient<'a, T> {
 
     pub fn settings(&self) -> &Settings {
         self.settings
+    }
+
+    /// Share what is left of the call cap (`Settings::call_cap`) among claims, in claim order, before
+    /// they run: each gets up to `per_claim` calls while the cap lasts, one call stays for the
+    /// synthesizer. A claim's calls then count against its own share only, so which claims still
+    /// get calls does not depend on how their calls interleave in time (issue 38 item 6).
+    pub fn reserve_for_claims(&self, claim_ids: &[String], per_claim: u32) {
+        let mut left = self.settings.call_cap().saturating_sub(self.calls.get()).saturating_sub(1);
+        let mut r = self.reservations.borrow_mut();
+        r.clear();
+        for id in claim_ids {
+            let n = per_claim.min(left);
+            left -= n;
+            r.push((id.clone(), n, 0));
+        }
+    }
+
+    /// Count a call against the cap: the claim's reservation when it has one, else the whole cap.
+    fn admit(&self, claim_id: Option<&str>) -> Result<(), String> {
+        let cap = self.settings.call_cap();
+        let exhausted = || format!("call budget of {cap} model calls per question exhausted (pipeline.max_llm_calls)");
+        let mut r = self.reservations.borrow_mut();
+        match claim_id.and_then(|id| r.iter_mut().find(|(c, _, _)| c.as_str() == id)) {
+            Some((_, reserved, used)) => {
+                if *used >= *reserved {
+                    return Err(exhausted());
+                }
+                *used += 1;
+            }
+            None if self.calls.get() >= cap => return Err(exhausted()),
+            None => {}
+        }
+        self.calls.set(self.calls.get() + 1);
+        Ok(())
     }
 
     /// Every call made so far, in order.
@@ -166,10 +210,9 @@ impl<'a, T: Transport> LlmClient<'a, T> {
         if self.transport.cancelled() {
             return fail(record, "cancelled by the user".into());
         }
-        if self.calls.get() >= s.pipeline.max_llm_calls {
-            return fail(record, format!("call budget of {} model calls per question exhausted", s.pipeline.max_llm_calls));
+        if let Err(why) = self.admit(claim_id) {
+            return fail(record, why);
         }
-        self.calls.set(self.calls.get() + 1);
         self.notify(CallEvent::Started { role: record.role.clone(), claim_id: record.claim_id.clone(), model: record.model.clone() });
 
         let budget = budget_for(s, role);
@@ -376,6 +419,7 @@ fn budget_for(s: &Settings, role: Role) -> crate::config::CallBudget {
         Role::PageVision => b.page_vision,
         Role::CorrectnessJudge => b.correctness_judge,
         Role::Hyde => b.hyde,
+        Role::FaithfulnessJudge => b.faithfulness_judge,
     }
 }
 

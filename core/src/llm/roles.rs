@@ -16,6 +16,7 @@
 //! - judge_draft: `CLAIM: <c>\n\nEVIDENCE:\n<lines in authority order>`
 //! - synthesizer: `QUESTION: <q>\n\nAUDITED STATEMENTS:\n- <line>` …
 //! - correctness_judge: `QUESTION: <q>\n\nGOLD ANSWER:\n<g>\n\nSYSTEM ANSWER:\n<a>`
+//! - faithfulness_judge: `CITED EVIDENCE:\n<lines>\n\nPUBLISHED CLAIM:\n<sentence>`
 //! - hyde: `QUESTION: <q>`
 //!
 //! Evidence lines are rendered `[<source>, p.<page>] <content>` (spec §1.4 "describe").
@@ -39,10 +40,12 @@ pub enum Role {
     PageVision,
     CorrectnessJudge,
     Hyde,
+    /// Evaluation only: does the cited evidence support a published claim (paper Table 3 Faith. Rate)?
+    FaithfulnessJudge,
 }
 
 impl Role {
-    pub const ALL: [Role; 12] = [
+    pub const ALL: [Role; 13] = [
         Role::Planner,
         Role::NarrativeEvidence,
         Role::TabularEvidence,
@@ -55,6 +58,7 @@ impl Role {
         Role::PageVision,
         Role::CorrectnessJudge,
         Role::Hyde,
+        Role::FaithfulnessJudge,
     ];
     /// The JSON-schema `name` sent with the call.
     pub fn name(self) -> &'static str {
@@ -71,6 +75,7 @@ impl Role {
             Role::PageVision => "page_vision",
             Role::CorrectnessJudge => "correctness_judge",
             Role::Hyde => "hyde",
+            Role::FaithfulnessJudge => "faithfulness_judge",
         }
     }
     pub fn from_name(s: &str) -> Option<Role> {
@@ -152,6 +157,10 @@ impl Role {
                 "rationale": {"type": "string"}
             })),
             Role::Hyde => s(obj(json!({"passage": {"type": "string"}}))),
+            Role::FaithfulnessJudge => obj(json!({
+                "label": {"type": "string", "enum": ["supported", "not_supported"]},
+                "rationale": {"type": "string"}
+            })),
         }
     }
 }
@@ -357,6 +366,20 @@ pub struct CorrectnessOut {
     pub rationale: String,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaithfulnessLabel {
+    Supported,
+    NotSupported,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaithfulnessOut {
+    pub label: FaithfulnessLabel,
+    pub rationale: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HydeOut {
@@ -462,6 +485,19 @@ impl RoleOutput for CorrectnessOut {
     const ROLE: Role = Role::CorrectnessJudge;
     fn conservative_default() -> Self {
         CorrectnessOut { label: CorrectnessLabel::Incorrect, rationale: "correctness call did not complete".into() }
+    }
+}
+impl RoleOutput for FaithfulnessOut {
+    const ROLE: Role = Role::FaithfulnessJudge;
+    fn validate(&self) -> Result<(), String> {
+        if self.rationale.trim().is_empty() {
+            return Err("faithfulness verdict without a rationale".into());
+        }
+        Ok(())
+    }
+    /// Not entailed: a verdict that could not be had never counts a claim as faithful.
+    fn conservative_default() -> Self {
+        FaithfulnessOut { label: FaithfulnessLabel::NotSupported, rationale: "faithfulness call did not complete".into() }
     }
 }
 impl RoleOutput for HydeOut {

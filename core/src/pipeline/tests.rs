@@ -286,11 +286,6 @@ fn medium_findings_end_the_debate_and_fixed_rounds_ablation_always_runs_rho_max(
     let run = ok(&script, &corpus(), &s);
     assert_eq!(script.calls("affirmative").len(), 3);
     assert_eq!(run.claims[0].debate.rebuttal_rounds, 2);
-    let mut s = settings();
-    s.ablations.no_arc = true;
-    let script = Script::new().on("adversarial", |_| Reply::Json(json!({"attacks": [{"category": "numeric", "detail": "x", "severity": "high"}], "recommend_abstain": false})));
-    ok(&script, &corpus(), &s);
-    assert_eq!((script.calls("affirmative").len(), script.calls("adversarial").len()), (1, 1), "w/o ARC: one review, no rebuttal");
 }
 
 #[test]
@@ -422,12 +417,7 @@ fn ablation_no_terminal_audit_publishes_unaudited() {
 }
 
 #[test]
-fn ablation_no_aea_flattens_weights_and_vanilla_rag_makes_one_call() {
-    let mut s = settings();
-    s.ablations.no_aea = true;
-    let run = ok(&Script::new(), &corpus(), &s);
-    // FACT_NUMERIC with table + text: 2 × 0.25 = 0.50 under equal weights.
-    assert_eq!(run.claims[0].coverage_bp, 5000);
+fn vanilla_rag_makes_one_call() {
     let mut s = settings();
     s.ablations.vanilla_rag = true;
     let script = Script::new();
@@ -760,4 +750,244 @@ fn ratio_claim_without_a_computed_ratio_violates_its_constraint_and_escalates() 
     let check = run.ledger.nodes.iter().find(|n| n.type_name() == "constraint_check").unwrap();
     assert!(run.ledger.edges.iter().any(|e| e.source == check.node_id && e.relation == crate::ledger::Relation::ViolatesConstraint));
     assert!(!c.citations.iter().any(|x| x.node_id == check.node_id), "constraint checks are never cited");
+}
+
+// ---------------------------------------------------------------- ablations (paper App. A.1)
+
+/// The role of every request the model saw, in order.
+fn roles(script: &Script) -> Vec<String> {
+    script.log.borrow().iter().map(|(r, _)| r.clone()).collect()
+}
+
+/// `seq` without the calls at the given positions.
+fn without(seq: &[String], drop: &[usize]) -> Vec<String> {
+    seq.iter().enumerate().filter(|(i, _)| !drop.contains(i)).map(|(_, r)| r.clone()).collect()
+}
+
+/// Positions of `role` in `seq`.
+fn positions(seq: &[String], role: &str) -> Vec<usize> {
+    seq.iter().enumerate().filter(|(_, r)| *r == role).map(|(i, _)| i).collect()
+}
+
+fn full_and(ablate: impl Fn(&mut Settings), script: impl Fn() -> Script) -> (Vec<String>, RunExport, Vec<String>, RunExport) {
+    let full_script = script();
+    let full = ok(&full_script, &corpus(), &settings());
+    let mut s = settings();
+    ablate(&mut s);
+    let ab_script = script();
+    let ab = ok(&ab_script, &corpus(), &s);
+    (roles(&full_script), full, roles(&ab_script), ab)
+}
+
+#[test]
+fn without_arc_escalated_claims_go_to_audit_after_one_draft_with_no_adversarial_call() {
+    // The adversary finds a high-severity fault and recommends abstaining: in the full system that
+    // is a rebuttal and a veto; w/o ARC none of it happens.
+    let hostile = || Script::new().on("adversarial", |_| Reply::Json(json!({"attacks": [{"category": "numeric", "detail": "x", "severity": "high"}], "recommend_abstain": true})));
+    let (full, full_run, ab, ab_run) = full_and(|s| s.ablations.no_arc = true, hostile);
+    assert!(full_run.claims[0].escalated && ab_run.claims[0].escalated, "escalation is the same");
+    assert!(!full_run.claims[0].published, "full system: the adversary vetoes");
+    // The only difference in the calls: the adversarial call (and the veto it caused, which
+    // skipped the judge's draft and entailment).
+    assert_eq!(positions(&ab, "adversarial"), Vec::<usize>::new());
+    let adv = positions(&full, "adversarial");
+    assert_eq!(adv.len(), 1);
+    assert_eq!(full.last().map(String::as_str), Some("adversarial"), "the veto ends the full run's calls: {full:?}");
+    let mut expected = without(&full, &adv);
+    expected.extend(["judge_draft", "entailment", "synthesizer"].map(String::from));
+    assert_eq!(ab, expected, "w/o ARC: one draft, its custody check, then the audit");
+    let c = &ab_run.claims[0];
+    assert_eq!((c.debate.briefs.len(), c.debate.reviews.len(), c.debate.rebuttal_rounds), (1, 0, 0));
+    assert_eq!(c.custody.len(), 1, "the draft is still custody-checked");
+    assert!(c.published && c.audit_passed, "no adversarial veto");
+    // Without a veto to compare against, the sequences differ only by the adversarial call.
+    let (full, _, ab, _) = full_and(|s| s.ablations.no_arc = true, Script::new);
+    assert_eq!(ab, without(&full, &positions(&full, "adversarial")));
+}
+
+#[test]
+fn without_aea_only_the_judges_authority_decision_is_uniform() {
+    // FACT_TREND, prose 0.62 vs chart 0.40: AEA makes the chart win (0.45 · 0.40); uniform weights
+    // make the prose win (1/3 · 0.62). Coverage, escalation and every call stay the same.
+    let trend = || {
+        Script::new()
+            .claim("3M net sales trend from 2016 to 2018", "FACT_TREND")
+            .on("tabular_evidence", |_| Reply::Json(json!({"cells": []})))
+            .on("visual_evidence", |_| Reply::Json(json!({"findings": [{"chart_index": 0, "relevant": true, "finding": "Net sales rose from about 30 to about 33 billion, 2016-2018."}]})))
+    };
+    let (full, full_run, ab, ab_run) = full_and(|s| s.ablations.no_aea = true, trend);
+    assert_eq!(ab, full, "the same calls in the same order");
+    let (f, a) = (&full_run.claims[0], &ab_run.claims[0]);
+    assert_eq!((a.coverage_bp, a.escalated), (f.coverage_bp, f.escalated), "A(c) and escalation keep the weight table");
+    assert_eq!(f.winning_modality, Some(Modality::Chart));
+    assert_eq!(a.winning_modality, Some(Modality::Text));
+    assert!((a.s - 0.62 / 3.0).abs() < 1e-4, "s(c) under uniform weights: {}", a.s);
+    let d = a.docket.as_ref().unwrap();
+    assert_eq!((d.asymmetric_winner, d.uniform_winner, d.asymmetry_changed_outcome), (Some(Modality::Text), Some(Modality::Text), false));
+    // The judge reads the evidence in support order (equal weights tie), not chart first.
+    let drafts = |r: &RunExport| r.calls.iter().filter(|c| c.role == "judge_draft").count();
+    assert_eq!(drafts(&ab_run), drafts(&full_run));
+}
+
+#[test]
+fn without_cocv_the_only_missing_calls_are_the_custody_checks() {
+    let (full, _, ab, ab_run) = full_and(|s| s.ablations.no_cocv = true, Script::new);
+    // Full: …, affirmative, entailment (custody), adversarial, judge_draft, entailment (audit), …
+    let custody: Vec<usize> = positions(&full, "entailment").into_iter().filter(|&i| full[i - 1] == "affirmative").collect();
+    assert_eq!(custody.len(), 1);
+    assert_eq!(ab, without(&full, &custody));
+    assert!(ab_run.claims[0].custody.is_empty() && ab_run.claims[0].published);
+}
+
+#[test]
+fn without_terminal_audit_the_only_missing_call_is_the_audit_entailment() {
+    let (full, _, ab, ab_run) = full_and(|s| s.ablations.no_terminal_audit = true, Script::new);
+    let audit: Vec<usize> = positions(&full, "entailment").into_iter().filter(|&i| full[i - 1] == "judge_draft").collect();
+    assert_eq!(audit.len(), 1);
+    assert_eq!(ab, without(&full, &audit));
+    assert_eq!(ab_run.claims[0].label, VerdictLabel::Unaudited);
+}
+
+// ---------------------------------------------------------------- failed is not abstained
+
+/// Every role answers HTTP 500.
+fn broken() -> Script {
+    let mut s = Script::new();
+    for r in ["planner", "narrative_evidence", "tabular_evidence", "visual_evidence", "affirmative", "entailment", "adversarial", "judge_draft", "synthesizer"] {
+        s = s.on(r, |_| Reply::Status(500));
+    }
+    s
+}
+
+#[test]
+fn an_endpoint_failing_every_call_gives_a_failed_run_not_an_abstention() {
+    let script = broken();
+    let run = ok(&script, &corpus(), &settings());
+    assert_eq!(run.outcome, crate::export::RunOutcome::Failed);
+    assert!(!run.answer.abstained, "a failed run is no abstention");
+    let f = run.failure.as_ref().expect("the failure is on record");
+    let n = run.calls.len();
+    assert_eq!(f.message, format!("the model endpoint failed: {n} of {n} calls returned HTTP 500 (server error)"));
+    assert_eq!(f.claims, vec!["claim-1".to_string()]);
+    assert!(run.claims[0].failure.as_deref().unwrap_or("").contains("HTTP 500"));
+    // The answer names the failure once, says nothing about the documents, and repeats no sentence.
+    let text = &run.answer.text;
+    assert_eq!(text.matches("HTTP 500").count(), 1, "{text}");
+    assert!(!text.contains("insufficient") && !text.contains("no claim passed the audit"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let mut unique = lines.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), lines.len(), "a sentence is printed twice: {text}");
+    assert!(run.answer_lead().starts_with("No answer: the model endpoint failed"), "{}", run.answer_lead());
+    assert!(!run.answer_lead().contains("not checked"), "the lead does not repeat the lines");
+}
+
+#[test]
+fn a_claim_decided_by_a_failure_is_marked_and_the_failure_named_once() {
+    let script = Script::new()
+        .on("planner", |_| {
+            Reply::Json(json!({"claims": [
+                {"text": "3M net sales in 2018", "claim_type": "FACT_NUMERIC"},
+                {"text": "3M dividend per share in 2018", "claim_type": "FACT_NUMERIC"}]}))
+        })
+        .on("judge_draft", |u| if u.contains("dividend") { Reply::Status(503) } else { Reply::Json(json!({"insufficient": false, "sentence": DRAFT})) });
+    let run = ok(&script, &corpus(), &settings());
+    assert_eq!(run.outcome, crate::export::RunOutcome::Partial);
+    assert!(run.answer.partial && !run.answer.abstained);
+    assert_eq!(run.claims.iter().map(|c| c.failure.is_some()).collect::<Vec<_>>(), vec![false, true]);
+    assert_eq!(run.failure.as_ref().unwrap().claims, vec!["claim-2".to_string()]);
+    let text = &run.answer.text;
+    assert!(text.contains(DRAFT), "{text}");
+    assert_eq!(text.matches("HTTP 503").count(), 1, "{text}");
+    assert!(text.contains("not checked"), "{text}");
+    assert!(!text.contains("insufficient grounded evidence"), "the failed claim is no abstention: {text}");
+}
+
+#[test]
+fn an_abstention_on_the_evidence_is_not_a_failure() {
+    let script = Script::new().on("judge_draft", |_| Reply::Json(json!({"insufficient": true, "sentence": ""})));
+    let run = ok(&script, &corpus(), &settings());
+    assert_eq!(run.outcome, crate::export::RunOutcome::Abstained);
+    assert!(run.answer.abstained && run.failure.is_none() && run.claims[0].failure.is_none());
+}
+
+#[test]
+fn exports_without_an_outcome_field_read_back_with_their_outcome() {
+    let run = ok(&Script::new().on("judge_draft", |_| Reply::Json(json!({"insufficient": true, "sentence": ""}))), &corpus(), &settings());
+    let mut v: Value = serde_json::from_str(&run.to_json()).unwrap();
+    v.as_object_mut().unwrap().remove("outcome");
+    let back = RunExport::from_json(&v.to_string()).unwrap();
+    assert_eq!(back.outcome, crate::export::RunOutcome::Abstained);
+}
+
+// ---------------------------------------------------------------- the call cap
+
+#[test]
+fn the_default_call_cap_never_decides_an_outcome_even_in_the_worst_case() {
+    // Eight claims (max_claims), each at its worst: the first brief fails custody (one repair),
+    // every review has a high finding (ρmax rebuttals): 16 calls per claim.
+    let planner = |_: &str| {
+        let claims: Vec<Value> = (0..8).map(|i| json!({"text": format!("3M net sales in {}", 2011 + i), "claim_type": "FACT_NUMERIC"})).collect();
+        Reply::Json(json!({"claims": claims}))
+    };
+    let script = Script::new()
+        .on("planner", planner)
+        .on("affirmative", |u| {
+            let stage = if u.contains("REPAIR:") { "repaired" } else if u.contains("OBJECTIONS:") { "revised" } else { "first" };
+            Reply::Json(json!({"brief": format!("The {stage} brief: net sales were $32,765 million in 2018.")}))
+        })
+        .on("entailment", |u| if u.contains("The first brief") { entailment_of("neutral", 0.2) } else { entailment_of("entails", 0.9) })
+        .on("adversarial", |_| Reply::Json(json!({"attacks": [{"category": "numeric", "detail": "x", "severity": "high"}], "recommend_abstain": false})));
+    let s = settings();
+    let run = ok(&script, &corpus(), &s);
+    assert_eq!(run.claims.len(), 8);
+    assert!(run.calls.iter().all(|c| c.failure.is_none()), "no call was refused by the cap");
+    assert!(run.claims.iter().all(|c| c.published && c.debate.rebuttal_rounds == 2 && c.debate.repairs == 1));
+    assert_eq!(run.calls.len() as u32, s.call_cap(), "the derived cap is exactly the worst case");
+}
+
+/// A transport whose answers take longer for earlier claims, so under concurrency later claims'
+/// calls come back first (what a real network does at random).
+struct Staggered {
+    inner: Script,
+}
+
+impl Transport for Staggered {
+    async fn post_json(&self, path: &str, body: String, timeout_ms: u64) -> Result<HttpReply, TransportError> {
+        let yields = if body.contains("net sales in 2018") {
+            6
+        } else if body.contains("net sales in 2017") {
+            3
+        } else {
+            0
+        };
+        for _ in 0..yields {
+            YieldOnce(false).await;
+        }
+        self.inner.post_json(path, body, timeout_ms).await
+    }
+    async fn sleep_ms(&self, _ms: u64) {}
+}
+
+#[test]
+fn a_tight_call_cap_gives_the_same_ledger_at_any_concurrency() {
+    let go = |concurrency: usize| -> RunExport {
+        let t = Staggered { inner: Script::new().on("planner", three_claims) };
+        let mut s = settings();
+        s.pipeline.claim_concurrency = concurrency;
+        // Planner 1 + synthesizer 1 + 23 for the claims: claim 1 gets its worst case (16), claim 2
+        // the 7 left, claim 3 none — in claim order, whatever answers first.
+        s.pipeline.max_llm_calls = 25;
+        let client = LlmClient::new(&t, &s);
+        block_on(run("What were 3M's net sales?", &s, &client, &corpus(), &mut |_| {})).unwrap()
+    };
+    let (a, b) = (go(1), go(4));
+    let shape = |r: &RunExport| r.calls.iter().map(|c| (c.role.clone(), c.claim_id.clone(), c.failure.is_some())).collect::<Vec<_>>();
+    assert_eq!(shape(&a), shape(&b));
+    assert_eq!(a.ledger, b.ledger);
+    assert_eq!(a.answer, b.answer);
+    assert!(a.claims[0].published && a.claims[0].failure.is_none(), "the first claim has its whole share");
+    assert!(a.claims[2].failure.as_deref().unwrap_or("").contains("call cap"), "{:?}", a.claims[2].failure);
+    assert!(b.calls.iter().filter(|c| c.claim_id.as_deref() == Some("claim-3")).all(|c| c.failure.is_some()));
 }

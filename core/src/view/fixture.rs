@@ -141,6 +141,7 @@ pub fn run(claims: usize, per_claim: usize) -> RunExport {
                 latency_ms: 412.0,
                 failure: None,
             }],
+            failure: None,
         });
         lines.push(AnswerLine { claim_id: cid, published, text: if published { text } else { "Could not verify a figure".into() }, citations: if published { citations } else { vec![] } });
     }
@@ -164,5 +165,7 @@ pub fn run(claims: usize, per_claim: usize) -> RunExport {
         docket_summary: crate::ledger::docket::summarize(&docket),
         totals: Totals::of(&calls),
         calls,
+        outcome: if claims > 1 { crate::export::RunOutcome::Partial } else { crate::export::RunOutcome::Answered },
+        failure: None,
     }
 }

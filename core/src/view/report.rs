@@ -81,12 +81,11 @@ pub fn html_report_with_crops(run: &RunExport, crops: &[Crop]) -> String {
     o.push_str(&format!("<h1>CLAIR-Fin report</h1><p class=\"muted\">Run <code>{}</code> · schema {}</p>\n", escape(&run.run_id), escape(&run.schema_version)));
     o.push_str(&format!("<h2>Question</h2><p>{}</p>\n", escape(&run.question)));
 
-    let (cls, badge) = if run.answer.abstained {
-        ("bad", "Abstained: the documents did not support an answer")
-    } else if run.answer.partial {
-        ("warn", "Partial answer: some claims could not be verified")
-    } else {
-        ("ok", "Every published claim passed the entailment audit")
+    let (outcome, badge) = run.banner();
+    let cls = match outcome {
+        crate::export::RunOutcome::Answered => "ok",
+        crate::export::RunOutcome::Partial => "warn",
+        crate::export::RunOutcome::Abstained | crate::export::RunOutcome::Failed => "bad",
     };
     o.push_str(&format!("<h2>Answer</h2><p class=\"{cls}\"><strong>{badge}</strong></p><div class=\"answer\" id=\"answer-text\">{}</div>\n", escape(&run.answer.text)));
     o.push_str("<ul>");

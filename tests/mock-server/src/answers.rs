@@ -21,6 +21,8 @@ const ALL_HEADERS: &[&str] = &[
     "AUDITED STATEMENTS",
     "GOLD ANSWER",
     "SYSTEM ANSWER",
+    "CITED EVIDENCE",
+    "PUBLISHED CLAIM",
 ];
 
 fn sec(user: &str, h: &str) -> Option<String> {
@@ -43,6 +45,7 @@ pub fn answer(role: Role, user: &str, vision_variant: Option<u64>) -> Value {
         Role::PageVision => to_value(&page_vision(user, vision_variant)),
         Role::CorrectnessJudge => to_value(&correctness(user)),
         Role::Hyde => to_value(&hyde(user)),
+        Role::FaithfulnessJudge => to_value(&faithfulness(user)),
     }
 }
 
@@ -827,6 +830,16 @@ fn correctness(user: &str) -> CorrectnessOut {
         CorrectnessLabel::Incorrect
     };
     CorrectnessOut { label, rationale: format!("{:.0}% of the gold answer's terms are in the system answer.", frac * 100.0) }
+}
+
+/// The harness's faithfulness judge: the mock's entailment rule, evidence as premise, the published
+/// claim as hypothesis.
+fn faithfulness(user: &str) -> FaithfulnessOut {
+    let evidence = sec(user, "CITED EVIDENCE").unwrap_or_default();
+    let claim = sec(user, "PUBLISHED CLAIM").unwrap_or_default();
+    let e = entailment(&format!("PREMISE:\n{evidence}\n\nHYPOTHESIS:\n{claim}"));
+    let label = if e.label == EntailmentLabel::Entails { FaithfulnessLabel::Supported } else { FaithfulnessLabel::NotSupported };
+    FaithfulnessOut { label, rationale: e.rationale }
 }
 
 fn hyde(user: &str) -> HydeOut {

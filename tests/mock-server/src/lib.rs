@@ -129,6 +129,11 @@ struct State {
     ids: AtomicU64,
     vision_calls: AtomicU64,
     embedding_dimensions: usize,
+    /// When n > 0, `faithfulness_judge` answers "not_supported" on every n-th call and "supported"
+    /// on the others, counted in `judge_calls` (POST /__admin/judge {"reject_every": n}; 0 = judge
+    /// by the evidence): how a test makes the judge reject a chosen share.
+    judge_reject_every: AtomicU64,
+    judge_calls: AtomicU64,
 }
 
 /// A running server. Dropping it stops accepting requests.
@@ -156,6 +161,8 @@ impl MockServer {
             embedding_dimensions: opts.embedding_dimensions.filter(|&d| d > 0).unwrap_or(DEFAULT_DIMENSIONS),
             ids: AtomicU64::new(0),
             vision_calls: AtomicU64::new(0),
+            judge_reject_every: AtomicU64::new(0),
+            judge_calls: AtomicU64::new(0),
         });
         let stop = Arc::new(AtomicBool::new(false));
         let n = if opts.workers == 0 { 8 } else { opts.workers };
@@ -356,8 +363,18 @@ fn admin_route(state: &Arc<State>, method: &str, path: &str, query: &str, body: 
             state.log.lock().unwrap_or_else(|e| e.into_inner()).clear();
             *state.require_key.lock().unwrap_or_else(|e| e.into_inner()) = state.startup_key.clone();
             state.vision_calls.store(0, Ordering::Relaxed);
+            state.judge_reject_every.store(0, Ordering::Relaxed);
+            state.judge_calls.store(0, Ordering::Relaxed);
             Reply::json(200, &json!({"reset": true}))
         }
+        ("POST", "/__admin/judge") => match serde_json::from_str::<Value>(body).ok().and_then(|v| v.get("reject_every").and_then(Value::as_u64)) {
+            Some(n) => {
+                state.judge_reject_every.store(n, Ordering::Relaxed);
+                state.judge_calls.store(0, Ordering::Relaxed);
+                Reply::json(200, &json!({"reject_every": n}))
+            }
+            None => Reply::error(400, "expected {\"reject_every\": N}: the faithfulness judge rejects every N-th claim (0 = none)", "invalid_request_error", None),
+        },
         ("POST", "/__admin/key") => match serde_json::from_str::<Value>(body) {
             Ok(v) => {
                 let key = v.get("key").and_then(Value::as_str).map(str::to_string);
@@ -386,7 +403,7 @@ fn admin_route(state: &Arc<State>, method: &str, path: &str, query: &str, body: 
                 .collect();
             Reply::json(200, &json!(out))
         }
-        _ => Reply::error(404, &format!("no admin route {method} {path}: use POST /__admin/faults, GET /__admin/faults, POST /__admin/reset, POST /__admin/key, GET /__admin/requests"), "invalid_request_error", None),
+        _ => Reply::error(404, &format!("no admin route {method} {path}: use POST /__admin/faults, GET /__admin/faults, POST /__admin/reset, POST /__admin/key, POST /__admin/judge, GET /__admin/requests"), "invalid_request_error", None),
     }
 }
 
@@ -598,7 +615,19 @@ fn chat(state: &Arc<State>, body: &str) -> (Reply, Option<String>, Option<FaultM
         return (r, role_name, mode);
     }
     let variant = (mode == Some(FaultMode::VisionDisagree)).then(|| state.vision_calls.fetch_add(1, Ordering::Relaxed));
-    let good = answers::answer(role, &user, variant);
+    let mut good = answers::answer(role, &user, variant);
+    if role == Role::FaithfulnessJudge {
+        let every = state.judge_reject_every.load(Ordering::Relaxed);
+        let n = state.judge_calls.fetch_add(1, Ordering::Relaxed) + 1;
+        // Scripted: every n-th claim rejected, every other one supported, whatever it says.
+        if every > 0 {
+            good = if n.is_multiple_of(every) {
+                json!({"label": "not_supported", "rationale": "rejected by the test's setting (POST /__admin/judge)"})
+            } else {
+                json!({"label": "supported", "rationale": "accepted by the test's setting (POST /__admin/judge)"})
+            };
+        }
+    }
     let mut finish = "stop";
     let content = match mode {
         Some(FaultMode::Malformed) => "Sure! Here is the answer you asked for: {not valid json".to_string(),

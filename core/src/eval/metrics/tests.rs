@@ -10,8 +10,8 @@ fn close(a: Option<f64>, b: f64) -> bool {
     a.map(|a| (a - b).abs() < 1e-6).unwrap_or(false)
 }
 
-/// A claim: escalated?, published?, audit passed?, entailed?, HRI.
-fn claim(esc: bool, published: bool, passed: bool, entailed: Option<bool>, hri: Option<f64>) -> ClaimOutcome {
+/// A claim: escalated?, published?, audit passed?, judged faithful?, HRI.
+fn claim(esc: bool, published: bool, passed: bool, faithful: Option<bool>, hri: Option<f64>) -> ClaimOutcome {
     ClaimOutcome {
         claim_id: "c".into(),
         claim_type: ClaimType::FactNumeric,
@@ -19,8 +19,9 @@ fn claim(esc: bool, published: bool, passed: bool, entailed: Option<bool>, hri: 
         escalated: esc,
         published,
         audit_passed: passed,
-        entailed,
-        entailment_by_harness: published && !passed,
+        faithful,
+        faithfulness_rationale: String::new(),
+        decided_by_failure: false,
         hri,
     }
 }
@@ -44,6 +45,8 @@ fn result(id: &str, outcome: Option<Outcome>, ty: &str, claims: Vec<ClaimOutcome
         run_id: String::new(),
         mode: RunMode::ClairFin,
         aea_ablated: false,
+        arc_ablated: false,
+        audit_ablated: false,
         claims,
         docket_decisions: docket.0,
         docket_changed: docket.1,
@@ -64,7 +67,7 @@ fn sample() -> Vec<QuestionResult> {
         vec![
             claim(true, true, true, Some(true), Some(0.2)),
             claim(false, true, true, Some(true), Some(0.1)),
-            // Published without an audit and failed the harness's entailment check.
+            // Published without an audit and rejected by the faithfulness judge.
             claim(false, true, false, Some(false), None),
         ],
         (2, 1),
@@ -125,9 +128,12 @@ fn aggregate_of_one_question_per_outcome_matches_hand_counts() {
     // Claims 3 + 2 + 1 + 1 = 7, escalated 1 + 2 + 0 + 1 = 4.
     assert_eq!((a.claims, a.debated_claims), (7, 4));
     assert!(close(a.debate_utilization, 4.0 / 7.0));
-    // Published 3 + 1 + 1 = 5, all measured, 4 entailed.
-    assert_eq!((a.published_claims, a.measured_claims, a.entailed_claims), (5, 5, 4));
+    // Published 3 + 1 + 1 = 5, all judged, 4 faithful.
+    assert_eq!((a.published_claims, a.measured_claims, a.faithful_claims), (5, 5, 4));
     assert!(close(a.faithfulness_rate, 0.8));
+    // The pipeline's own audit: passed 2 + 1 + 1 + 0 of all 7 claims.
+    assert_eq!(a.audit_passed_claims, 4);
+    assert!(close(a.audit_pass_rate, 4.0 / 7.0));
     // Reference rate: audit-passed 2 + 1 + 1 over the 6 claims of answered questions.
     assert!(close(a.claim_pass_rate, 4.0 / 6.0));
     // Docket 2/1 + 1/0 + 1/1 → 2 of 4.
@@ -224,6 +230,53 @@ fn vanilla_and_aea_ablation_mark_their_mechanism_metrics_undefined() {
     let a = aggregate(&s.iter().collect::<Vec<_>>(), 8);
     assert_eq!(a.aea_impact, None);
     assert!(a.debate_utilization.is_some());
+}
+
+#[test]
+fn faithfulness_is_the_judges_verdict_not_the_audit_and_a_failed_judge_call_is_unmeasured() {
+    // Every claim passed the pipeline's audit; the judge rejects half of the judged ones.
+    let claims = vec![
+        claim(true, true, true, Some(true), Some(0.1)),
+        claim(true, true, true, Some(false), Some(0.1)),
+        claim(false, true, true, Some(true), Some(0.1)),
+        claim(false, true, true, Some(false), Some(0.1)),
+        // The judge's call failed: neither faithful nor unfaithful.
+        claim(false, true, true, None, Some(0.1)),
+    ];
+    let s = vec![result("q1", Some(Outcome::Correct), "A", claims, (0, 0), vec![], vec![], 1.0)];
+    let a = aggregate(&s.iter().collect::<Vec<_>>(), 8);
+    assert!(close(a.audit_pass_rate, 1.0));
+    assert_eq!((a.faithful_claims, a.measured_claims, a.published_claims), (2, 4, 5));
+    assert!(close(a.faithfulness_rate, 0.5));
+}
+
+#[test]
+fn without_arc_debate_utilization_and_without_audit_the_audit_pass_rate_are_undefined() {
+    let mut s = sample();
+    for r in &mut s {
+        r.arc_ablated = true;
+    }
+    let a = aggregate(&s.iter().collect::<Vec<_>>(), 8);
+    assert_eq!(a.debate_utilization, None, "paper Table 3: – for w/o ARC");
+    assert!(a.aea_impact.is_some() && a.audit_pass_rate.is_some());
+    let mut s = sample();
+    for r in &mut s {
+        r.audit_ablated = true;
+    }
+    let a = aggregate(&s.iter().collect::<Vec<_>>(), 8);
+    assert_eq!(a.audit_pass_rate, None);
+    assert!(a.faithfulness_rate.is_some(), "faithfulness is measured without the audit too");
+}
+
+#[test]
+fn failed_runs_are_counted_apart_and_claims_a_failure_decided_are_counted() {
+    let mut s = sample();
+    let mut q6 = result("q6", Some(Outcome::Partial), "B", vec![claim(true, true, true, Some(true), None), claim(true, false, false, None, None)], (0, 0), vec![], vec![], 1.0);
+    q6.claims[1].decided_by_failure = true;
+    s.push(q6);
+    let a = aggregate(&s.iter().collect::<Vec<_>>(), 8);
+    assert_eq!((a.n, a.failed, a.outcomes.abstained), (5, 1, 1), "the failed run is no abstention");
+    assert_eq!(a.failure_claims, 1);
 }
 
 #[test]
