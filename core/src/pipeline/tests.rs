@@ -762,18 +762,23 @@ fn ratio_claim_without_a_computed_ratio_violates_its_constraint_and_escalates() 
 // ---- Real-model behaviour (issue 39) ----
 
 #[test]
-fn a_planner_repeating_one_claim_eight_times_gets_it_verified_once() {
+fn a_planner_repeating_one_claim_eight_times_gets_it_verified_once_before_the_claim_cap() {
     // What a small local model did: the same claim eight times, one of them reworded.
     let script = Script::new().on("planner", |_| {
         let mut claims = vec![json!({"text": "3M net sales in 2018", "claim_type": "FACT_NUMERIC"}); 7];
         claims.push(json!({"text": "3M's net sales in 2018.", "claim_type": "FACT_TREND"}));
+        claims.push(json!({"text": "3M net sales in 2017", "claim_type": "FACT_NUMERIC"}));
         Reply::Json(json!({ "claims": claims }))
     });
-    let run = ok(&script, &corpus(), &settings());
-    assert_eq!(run.claims.len(), 1);
+    // Merged before the max_claims cut: the distinct ninth claim is not cut away by the copies.
+    let mut s = settings();
+    s.pipeline.max_claims = 2;
+    let run = ok(&script, &corpus(), &s);
+    assert_eq!(run.claims.len(), 2);
     assert_eq!(run.claims[0].claim_type, ClaimType::FactNumeric, "the first wording and its type are kept");
-    assert_eq!(script.calls("judge_draft").len(), 1, "one claim, one verification");
-    assert_eq!(script.calls("tabular_evidence").len(), 1);
+    assert_eq!(script.calls("judge_draft").len(), 2, "two claims, two verifications");
+    assert_eq!(script.calls("tabular_evidence").iter().filter(|u| u.starts_with("CLAIM: 3M net sales in 2018")).count(), 1);
+    assert!(script.calls("tabular_evidence").iter().any(|u| u.starts_with("CLAIM: 3M net sales in 2017")));
     let note = run.ledger.notes.iter().find(|n| n.detail.contains("merged")).expect("a ledger note says what was merged");
     assert!(note.detail.contains("8 times") && note.detail.contains("6 exact copies") && note.detail.contains("3M's net sales in 2018."), "{}", note.detail);
 }
