@@ -20,6 +20,7 @@ const CONNECTION: &[(&str, &str, &str)] = &[
     ("models.vision_model", "vision-model", "Vision model"),
     ("models.embedding_model", "embedding-model", "Embedding model"),
     ("models.embedding_dimensions", "embedding-dimensions", "Embedding dimensions (empty = the model's own)"),
+    ("models.max_concurrent_requests", "max-concurrent-requests", "Requests in flight at once (0 = automatic: 1 for a server on this machine, else 8)"),
 ];
 
 fn section_title(s: &str) -> &'static str {

@@ -72,8 +72,9 @@ fn claims_run_concurrently_so_wall_time_approaches_the_critical_path() {
     let mock = start_mock(&[]);
     // Every call answers after 200 ms.
     mock.queue_faults(json!({"mode": "slow", "delay_ms": 200}));
-    let one = settings_file("concurrency-1", "[pipeline]\nclaim_concurrency = 1\n");
-    let four = settings_file("concurrency-4", "[pipeline]\nclaim_concurrency = 4\n");
+    // The mock serves requests in parallel; on localhost the automatic request limit would be 1.
+    let one = settings_file("concurrency-1", "[models]\nmax_concurrent_requests = 8\n[pipeline]\nclaim_concurrency = 1\n");
+    let four = settings_file("concurrency-4", "[models]\nmax_concurrent_requests = 8\n[pipeline]\nclaim_concurrency = 4\n");
     let seq = ask(&mock, Some(&one));
     let par = ask_with(&mock, Some(&four), &["--calls"]);
     assert_eq!(seq.run["claims"].as_array().unwrap().len(), 3, "the question is planned as three claims");
@@ -205,4 +206,24 @@ fn an_endpoint_answering_500_to_every_call_says_so_once_and_exits_3() {
         assert!(seen.insert(l.trim().to_string()), "printed twice: {l}\n{stdout}\n{stderr}");
     }
     assert_eq!(stdout.matches("HTTP 500").count(), 1, "{stdout}");
+}
+
+#[test]
+fn an_answer_cut_off_at_its_cap_is_retried_larger_and_a_second_cut_fails_closed_naming_the_setting() {
+    let mock = start_mock(&[]);
+    // The mock cuts answers at max_tokens like a real server: 12 tokens cannot hold three claims.
+    let room = settings_file("length-room", "[budgets.planner]\nmax_tokens = 12\ntemperature = 0.0\n[pipeline]\nlength_retry_factor = 16.0\n");
+    let a = ask(&mock, Some(&room));
+    let planner_call = |r: &Value| r["calls"].as_array().unwrap().iter().find(|c| c["role"] == "planner").cloned().expect("a planner call");
+    let planner = planner_call(&a.run);
+    assert_eq!(planner["attempts"].as_u64(), Some(2), "{planner}");
+    assert!(planner.get("failure").is_none(), "the retry with 16 × 12 tokens fits: {planner}");
+    assert_eq!(a.run["claims"].as_array().unwrap().len(), 3);
+    let tight = settings_file("length-tight", "[budgets.planner]\nmax_tokens = 12\ntemperature = 0.0\n[pipeline]\nlength_retry_factor = 1.5\n");
+    let b = ask(&mock, Some(&tight));
+    let planner = planner_call(&b.run);
+    let why = planner["failure"].as_str().unwrap_or_else(|| panic!("second cut-off must fail: {planner}"));
+    assert!(why.contains("budgets.planner.max_tokens") && why.contains("12 then 18"), "{why}");
+    // Fail closed: the planner's conservative default is the question as one fallback claim.
+    assert_eq!(b.run["claims"].as_array().unwrap().len(), 1);
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The four claim types of the paper (§3.3; spec §1.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ClaimType {
     FactNumeric,
@@ -182,6 +182,11 @@ pub struct ModelSettings {
     /// only when set). Unset or 0: the model's own size, learnt from its first answer and kept
     /// with the corpus (Ollama's nomic-embed-text 768, bge-m3 1,024, OpenAI's 3,072).
     pub embedding_dimensions: Option<u32>,
+    /// Model requests in flight at once to this endpoint, chat and embeddings together. A request
+    /// waiting for a slot has not started: its `pipeline.request_timeout_ms` counts from when it is
+    /// sent. 0 = automatic: 1 for a server on this machine (localhost, 127.x.x.x, ::1), which
+    /// usually answers one request at a time, else 8.
+    pub max_concurrent_requests: usize,
 }
 
 impl Default for ModelSettings {
@@ -193,8 +198,39 @@ impl Default for ModelSettings {
             vision_model: "gpt-4o".into(),
             embedding_model: "text-embedding-3-large".into(),
             embedding_dimensions: None,
+            max_concurrent_requests: 0,
         }
     }
+}
+
+impl ModelSettings {
+    /// `max_concurrent_requests` with 0 resolved: a local model server (llama.cpp, Ollama, a
+    /// node-llama-cpp server) decodes one request at a time, so requests sent beside it only queue
+    /// there and time out while they wait (issue 39 item 6); a hosted API serves many at once.
+    pub fn effective_max_concurrent_requests(&self) -> usize {
+        match self.max_concurrent_requests {
+            0 if is_local_url(&self.base_url) => 1,
+            0 => 8,
+            n => n,
+        }
+    }
+}
+
+/// True when `url`'s host is this machine: `localhost` (or a name under it), 127.0.0.0/8, `::1`.
+pub fn is_local_url(url: &str) -> bool {
+    let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    let host = host.to_ascii_lowercase();
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.parse::<std::net::Ipv4Addr>().is_ok_and(|a| a.is_loopback())
+        || host.parse::<std::net::Ipv6Addr>().is_ok_and(|a| a.is_loopback())
 }
 
 /// USD per 1M tokens (spec §6.5). A model with no entry is "unpriced", never 0.
@@ -384,6 +420,15 @@ pub struct PipelineSettings {
     /// they differ by no more than the stated figure's printed rounding plus this share (paper
     /// §3.5 constraint node). Not in the paper.
     pub ratio_tolerance: f64,
+    /// When an answer is cut off at its output-token cap (`finish_reason = length`), the one retry
+    /// asks for a brief answer with the role's cap (`budgets.<role>.max_tokens`) times this; a
+    /// second cut-off answer takes the role's conservative default. At least 1.
+    pub length_retry_factor: f64,
+    /// Planned claims whose normalised words (case, punctuation, number formatting) overlap at
+    /// least this much (Jaccard: shared words / all words) are one claim, verified once; claims
+    /// that state different numbers or years are never merged. 1 merges only claims whose words
+    /// are the same.
+    pub claim_merge_similarity: f64,
 }
 
 impl Default for PipelineSettings {
@@ -405,6 +450,8 @@ impl Default for PipelineSettings {
             request_timeout_ms: 60_000,
             conflict_tolerance: 0.005,
             ratio_tolerance: 0.005,
+            length_retry_factor: 2.0,
+            claim_merge_similarity: 0.8,
         }
     }
 }
@@ -520,6 +567,12 @@ impl Settings {
         if p.claim_concurrency == 0 {
             return Err("pipeline.claim_concurrency must be at least 1".into());
         }
+        if !(p.length_retry_factor >= 1.0 && p.length_retry_factor <= 16.0) {
+            return Err(format!("pipeline.length_retry_factor must be between 1 and 16 (got {})", p.length_retry_factor));
+        }
+        if !(p.claim_merge_similarity > 0.0 && p.claim_merge_similarity <= 1.0) {
+            return Err(format!("pipeline.claim_merge_similarity must be above 0 and at most 1 (got {})", p.claim_merge_similarity));
+        }
         let r = &self.retrieval;
         if r.pool_factor == 0 {
             return Err("retrieval.pool_factor must be at least 1".into());
@@ -575,6 +628,27 @@ mod tests {
         let c = s.price("gpt-4o-2024-08-06", 1_000_000, 0).unwrap();
         assert!((c - 2.50).abs() < 1e-9);
         assert_eq!(s.price("llama3:8b", 10, 10), None);
+    }
+
+    #[test]
+    fn automatic_request_limit_is_one_for_a_server_on_this_machine() {
+        let limit = |url: &str| ModelSettings { base_url: url.into(), ..Default::default() }.effective_max_concurrent_requests();
+        for local in ["http://localhost:8080/v1", "http://127.0.0.1:11434/v1", "http://[::1]:8000/v1", "http://LOCALHOST/v1", "http://user@127.0.0.2:1/v1"] {
+            assert_eq!(limit(local), 1, "{local}");
+        }
+        for remote in ["https://api.openai.com/v1", "http://10.0.0.5:8080/v1", "https://localhost.example.com/v1", "https://127.example.org/v1"] {
+            assert_eq!(limit(remote), 8, "{remote}");
+        }
+        let set = ModelSettings { base_url: "http://localhost:8080/v1".into(), max_concurrent_requests: 3, ..Default::default() };
+        assert_eq!(set.effective_max_concurrent_requests(), 3, "an explicit limit wins");
+    }
+
+    #[test]
+    fn robustness_settings_are_validated() {
+        assert!(Settings::from_toml("[pipeline]\nlength_retry_factor = 0.5\n").unwrap_err().contains("length_retry_factor"));
+        assert!(Settings::from_toml("[pipeline]\nclaim_merge_similarity = 0.0\n").unwrap_err().contains("claim_merge_similarity"));
+        let s = Settings::from_toml("[models]\nmax_concurrent_requests = 2\n[pipeline]\nlength_retry_factor = 3.0\n").unwrap();
+        assert_eq!((s.models.max_concurrent_requests, s.pipeline.length_retry_factor), (2, 3.0));
     }
 
     #[test]

@@ -4,11 +4,16 @@
 //! the role's schema, or the role's conservative default together with the reason (issue "pipeline"
 //! item 3; spec §12 lists the fail-open paths this replaces). Transient failures (429, 5xx, timeouts,
 //! network) are retried with exponential backoff honouring `Retry-After`; content failures
-//! (malformed JSON, schema violation, truncation) get one more try. Authentication and not-found
+//! (malformed JSON, schema violation, truncation) get one more try — after a truncation
+//! (`finish_reason = length`) with a larger output cap and an instruction to be brief, since the same
+//! request at temperature 0 would be cut off at the same place (issue 39 item 2). Requests wait for
+//! one of `models.max_concurrent_requests` slots before they are sent, so a local server answering
+//! one at a time does not time out the ones queued behind (issue 39 item 6). Authentication and not-found
 //! errors are not retried: they are recorded as fatal so the run can stop with a message the user
 //! can act on instead of abstaining on every claim.
 
 use super::roles::{Role, RoleOutput};
+use super::slots::Slots;
 use super::wire::{self, ChatRequest};
 use super::{HttpReply, Transport, TransportError, Usage};
 use crate::config::Settings;
@@ -54,8 +59,14 @@ enum Attempt {
     /// endpoint is unreachable and the run stops with this message instead of abstaining everywhere.
     Unreachable(String),
     Content(String, Usage),
+    /// Cut off at the output-token cap (`finish_reason = length`).
+    Truncated(Usage),
     Fatal(String),
 }
+
+/// Added to the system message of the retry after a truncated answer: a small model filling a JSON
+/// string until the cap needs telling, and the retry also has a larger cap.
+pub const BE_BRIEF: &str = "Your previous answer was cut off at the output limit. Answer again, briefly: keep every text field short and include only what the task asks for.";
 
 /// A model call starting or ending, for shells that show calls live (issue 5 item 6: the progress
 /// stream includes call started/finished). Phase events come from the pipeline; call events from the
@@ -79,6 +90,8 @@ pub struct LlmClient<'a, T: Transport> {
     observer: RefCell<Option<CallObserver<'a>>>,
     /// Per-claim call reservations under a tight cap: (claim id, reserved, used).
     reservations: RefCell<Vec<(String, u32, u32)>>,
+    /// `models.max_concurrent_requests` slots shared by chat and embedding requests.
+    slots: Slots,
 }
 
 impl<'a, T: Transport> LlmClient<'a, T> {
@@ -91,6 +104,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
             fatal: RefCell::new(None),
             observer: RefCell::new(None),
             reservations: RefCell::new(vec![]),
+            slots: Slots::new(settings.models.effective_max_concurrent_requests()),
         }
     }
 
@@ -213,31 +227,42 @@ impl<'a, T: Transport> LlmClient<'a, T> {
         if let Err(why) = self.admit(claim_id) {
             return fail(record, why);
         }
-        self.notify(CallEvent::Started { role: record.role.clone(), claim_id: record.claim_id.clone(), model: record.model.clone() });
 
         let budget = budget_for(s, role);
-        let body = wire::chat_body(&ChatRequest {
-            model,
-            role,
-            system,
-            user,
-            max_tokens: budget.max_tokens,
-            temperature: budget.temperature,
-            image_data_url: image,
-        });
-        let started = self.transport.now_ms();
+        let body_with = |max_tokens: u32, system: &str| {
+            wire::chat_body(&ChatRequest { model, role, system, user, max_tokens, temperature: budget.temperature, image_data_url: image })
+        };
+        let mut body = body_with(budget.max_tokens, system);
         let mut transient_left = s.pipeline.max_retries;
         let mut content_left = 1u32;
+        let mut cap = budget.max_tokens;
         let mut last_reason;
+        // Started once the first request is really sent: a call waiting for a slot is not yet in flight.
+        let mut started = None;
         loop {
             record.attempts += 1;
-            let attempt = self.attempt(&body, s.pipeline.request_timeout_ms).await;
+            let attempt = {
+                let _slot = self.slots.acquire().await;
+                // While this call waited for its slot, another may have met a fatal error (a
+                // rejected key) or the user cancelled: then it is not sent at all.
+                let blocked = self.fatal_error().map(|f| format!("not called: {f}")).or_else(|| self.transport.cancelled().then(|| "cancelled by the user".to_string()));
+                if let Some(why) = blocked {
+                    record.attempts -= 1;
+                    last_reason = why;
+                    break;
+                }
+                if started.is_none() {
+                    started = Some(self.transport.now_ms());
+                    self.notify(CallEvent::Started { role: record.role.clone(), claim_id: record.claim_id.clone(), model: record.model.clone() });
+                }
+                self.attempt(&body, s.pipeline.request_timeout_ms).await
+            };
             match attempt {
                 Attempt::Ok(content, usage, reported_model) => {
                     self.account(&mut record, usage, reported_model.as_deref());
                     match parse_output::<O>(&content) {
                         Ok(v) => {
-                            record.latency_ms = self.transport.now_ms() - started;
+                            record.latency_ms = self.transport.now_ms() - started.unwrap_or(0.0);
                             self.finish(record);
                             return Outcome { value: v, failure: None };
                         }
@@ -249,6 +274,26 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                             content_left -= 1;
                         }
                     }
+                }
+                Attempt::Truncated(usage) => {
+                    self.account(&mut record, usage, None);
+                    let name = role.name();
+                    if content_left == 0 {
+                        last_reason = if cap > budget.max_tokens {
+                            format!(
+                                "the {name} answer was cut off at the output-token cap twice ({} then {cap} tokens, finish_reason = length): raise budgets.{name}.max_tokens or pipeline.length_retry_factor",
+                                budget.max_tokens
+                            )
+                        } else {
+                            format!("the {name} answer was cut off at the output-token cap of {cap} tokens (finish_reason = length): raise budgets.{name}.max_tokens")
+                        };
+                        break;
+                    }
+                    content_left -= 1;
+                    // Spec §12 / issue 39: the identical request at temperature 0 is cut off again.
+                    // Retry once with room to finish and an explicit request for brevity.
+                    cap = ((budget.max_tokens as f64) * s.pipeline.length_retry_factor).ceil().min(u32::MAX as f64) as u32;
+                    body = body_with(cap, &format!("{system}\n\n{BE_BRIEF}"));
                 }
                 Attempt::Content(reason, usage) => {
                     self.account(&mut record, usage, None);
@@ -289,7 +334,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                 }
             }
         }
-        record.latency_ms = self.transport.now_ms() - started;
+        record.latency_ms = started.map_or(0.0, |t| self.transport.now_ms() - t);
         fail(record, last_reason)
     }
 
@@ -341,10 +386,14 @@ impl<'a, T: Transport> LlmClient<'a, T> {
             // (Ollama, llama.cpp) reject the field.
             let body = wire::embeddings_body(&s.models.embedding_model, &clipped, s.models.embedding_dimensions.filter(|&d| d > 0));
             let mut tries = 0;
-            let started = self.transport.now_ms();
+            let mut started = None;
             loop {
                 tries += 1;
-                let r = self.transport.post_json("/embeddings", body.clone(), s.pipeline.request_timeout_ms).await;
+                let r = {
+                    let _slot = self.slots.acquire().await;
+                    started.get_or_insert_with(|| self.transport.now_ms());
+                    self.transport.post_json("/embeddings", body.clone(), s.pipeline.request_timeout_ms).await
+                };
                 let retry = match r {
                     Ok(reply) if reply.status == 200 => {
                         let (vecs, usage) = wire::parse_embeddings(&reply.body, clipped.len())?;
@@ -361,7 +410,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                             attempts: tries,
                             usage,
                             cost_usd: s.price(&s.models.embedding_model, usage.input_tokens, 0),
-                            latency_ms: self.transport.now_ms() - started,
+                            latency_ms: started.map_or(0.0, |t| self.transport.now_ms() - t),
                             failure: None,
                         });
                         out.extend(vecs);
@@ -370,6 +419,7 @@ impl<'a, T: Transport> LlmClient<'a, T> {
                     Ok(reply) => match classify(reply, &s.models.base_url) {
                         Attempt::Transient(reason, ra) => Some((reason, ra)),
                         Attempt::Fatal(reason) | Attempt::Content(reason, _) | Attempt::Unreachable(reason) => return Err(reason),
+                        Attempt::Truncated(_) => return Err("the embeddings reply was cut off".into()),
                         // `classify` only answers Ok for status 200, handled in the arm above.
                         Attempt::Ok(..) => return Err("unexpected reply to an embeddings call".into()),
                     },
@@ -429,9 +479,7 @@ fn classify(reply: HttpReply, base_url: &str) -> Attempt {
     match reply.status {
         200 => match wire::parse_chat_reply(&reply.body) {
             Err(e) => Attempt::Content(format!("unreadable reply: {e}"), Usage::default()),
-            Ok(r) if r.finish_reason == "length" => {
-                Attempt::Content("the answer was cut off at the output-token cap (finish_reason = length)".into(), r.usage)
-            }
+            Ok(r) if r.finish_reason == "length" => Attempt::Truncated(r.usage),
             Ok(r) => Attempt::Ok(r.content, r.usage, r.model),
         },
         401 | 403 => Attempt::Fatal(format!(
@@ -462,7 +510,11 @@ pub fn parse_output<O: RoleOutput>(content: &str) -> Result<O, String> {
         .or_else(|| trimmed.strip_prefix("```"))
         .map(|t| t.trim_end().trim_end_matches("```").trim())
         .unwrap_or(trimmed);
-    let v: O = serde_json::from_str(trimmed).map_err(|e| e.to_string())?;
+    // Issue 39 item 3: the answer is checked against the contract derived from `O` (types, enums,
+    // bounds, no unknown fields) before it becomes `O`, then against what a schema cannot say.
+    let raw: serde_json::Value = serde_json::from_str(trimmed).map_err(|e| e.to_string())?;
+    super::schema::check(&raw, &O::contract())?;
+    let v: O = serde_json::from_value(raw).map_err(|e| e.to_string())?;
     v.validate()?;
     Ok(v)
 }
@@ -623,6 +675,169 @@ mod tests {
         let t = Canned::new(vec![status(401, None)]);
         let e = block_on(LlmClient::new(&t, &s).test_connection()).unwrap_err();
         assert!(e.contains("check the API key"), "{e}");
+    }
+
+    fn cut_off(content: &str) -> Result<HttpReply, TransportError> {
+        let body = serde_json::json!({"choices": [{"message": {"content": content}, "finish_reason": "length"}],
+            "usage": {"prompt_tokens": 1000, "completion_tokens": 300}});
+        Ok(HttpReply { status: 200, retry_after_s: None, body: body.to_string() })
+    }
+    fn sent(t: &Canned, i: usize) -> (u64, String) {
+        let v: serde_json::Value = serde_json::from_str(&t.bodies.borrow()[i]).unwrap();
+        (v["max_tokens"].as_u64().unwrap(), v["messages"][0]["content"].as_str().unwrap().to_string())
+    }
+
+    #[test]
+    fn cut_off_answer_is_retried_once_with_a_larger_cap_and_an_instruction_to_be_brief() {
+        let s = Settings::paper();
+        let t = Canned::new(vec![cut_off(r#"{"label":"entails","confidence":0.9,"rationale":"because because because"#), ok(ENTAILS)]);
+        let c = LlmClient::new(&t, &s);
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert!(o.succeeded(), "{:?}", o.failure);
+        let (cap0, sys0) = sent(&t, 0);
+        let (cap1, sys1) = sent(&t, 1);
+        assert_eq!(cap0, s.budgets.entailment.max_tokens as u64);
+        assert_eq!(cap1, (s.budgets.entailment.max_tokens as f64 * s.pipeline.length_retry_factor) as u64, "the retry has room to finish");
+        assert!(!sys0.contains(BE_BRIEF) && sys1.starts_with("sys") && sys1.contains(BE_BRIEF), "{sys1}");
+        assert_eq!(c.records()[0].usage.output_tokens, 400, "the cut-off answer's tokens are paid for too");
+    }
+
+    #[test]
+    fn second_cut_off_answer_takes_the_conservative_default_and_names_the_cap_setting() {
+        let mut s = Settings::paper();
+        s.pipeline.length_retry_factor = 3.0;
+        let t = Canned::new(vec![cut_off("{\"label\":\"ent"), cut_off("{\"label\":\"ent"), ok(ENTAILS)]);
+        let c = LlmClient::new(&t, &s);
+        let o: Outcome<EntailmentOut> = block_on(c.call(None, "sys", "x"));
+        assert_eq!((o.value.label, o.value.confidence), (EntailmentLabel::Neutral, 0.0));
+        let why = o.failure.unwrap();
+        assert!(why.contains("budgets.entailment.max_tokens") && why.contains("300 then 900"), "{why}");
+        assert_eq!(t.bodies.borrow().len(), 2, "one retry, not a third request");
+        assert_eq!(sent(&t, 1).0, 900);
+    }
+
+    /// Yield to the executor once (a network round-trip), so concurrent calls interleave.
+    async fn yield_once() {
+        let mut done = false;
+        std::future::poll_fn(|cx| {
+            if done {
+                std::task::Poll::Ready(())
+            } else {
+                done = true;
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            }
+        })
+        .await;
+    }
+
+    /// A model server that decodes one request at a time, on a virtual clock: a request sent at
+    /// `t` is answered at max(t, when the server is free) + `service_ms`, and the client gives up
+    /// `timeout_ms` after sending it. Records the most requests in flight at once.
+    struct SerialServer {
+        clock: Cell<u64>,
+        busy_until: Cell<u64>,
+        service_ms: u64,
+        in_flight: Cell<usize>,
+        most_in_flight: Cell<usize>,
+        timeouts: Cell<usize>,
+    }
+    impl SerialServer {
+        fn new(service_ms: u64) -> Self {
+            SerialServer { clock: Cell::new(0), busy_until: Cell::new(0), service_ms, in_flight: Cell::new(0), most_in_flight: Cell::new(0), timeouts: Cell::new(0) }
+        }
+    }
+    impl Transport for SerialServer {
+        async fn post_json(&self, path: &str, _body: String, timeout_ms: u64) -> Result<HttpReply, TransportError> {
+            let sent_at = self.clock.get();
+            self.in_flight.set(self.in_flight.get() + 1);
+            self.most_in_flight.set(self.most_in_flight.get().max(self.in_flight.get()));
+            let done_at = sent_at.max(self.busy_until.get()) + self.service_ms;
+            self.busy_until.set(done_at);
+            // Let every other ready caller send its request before this one returns.
+            yield_once().await;
+            yield_once().await;
+            self.in_flight.set(self.in_flight.get() - 1);
+            if done_at - sent_at > timeout_ms {
+                self.clock.set(self.clock.get().max(sent_at + timeout_ms));
+                self.timeouts.set(self.timeouts.get() + 1);
+                return Err(TransportError::Timeout);
+            }
+            self.clock.set(self.clock.get().max(done_at));
+            if path == "/embeddings" {
+                return Ok(HttpReply { status: 200, retry_after_s: None, body: r#"{"data":[{"index":0,"embedding":[1.0]}]}"#.into() });
+            }
+            ok(ENTAILS)
+        }
+        async fn sleep_ms(&self, ms: u64) {
+            self.clock.set(self.clock.get() + ms);
+        }
+        fn now_ms(&self) -> f64 {
+            self.clock.get() as f64
+        }
+    }
+
+    fn four_at_once(t: &SerialServer, s: &Settings) -> Vec<Outcome<EntailmentOut>> {
+        let c = LlmClient::new(t, s);
+        block_on(futures::future::join_all((0..4).map(|i| {
+            let id = format!("claim-{i}");
+            let c = &c;
+            async move { c.call::<EntailmentOut>(Some(&id), "sys", "x").await }
+        })))
+    }
+
+    #[test]
+    fn a_server_answering_one_at_a_time_does_not_time_out_the_requests_queued_behind_the_slot() {
+        let mut s = Settings::paper();
+        s.models.base_url = "http://127.0.0.1:8080/v1".into();
+        s.pipeline.request_timeout_ms = 100;
+        s.pipeline.max_retries = 0;
+        // Automatic limit for a local server: one request in flight; each waits for its slot, and
+        // its 100 ms start when it is sent, so 4 × 40 ms of serial decoding all succeed.
+        let t = SerialServer::new(40);
+        let outs = four_at_once(&t, &s);
+        assert!(outs.iter().all(|o| o.succeeded()), "{:?}", outs.iter().map(|o| &o.failure).collect::<Vec<_>>());
+        assert_eq!((t.most_in_flight.get(), t.timeouts.get()), (1, 0));
+        // Without the limit the same four requests queue inside the server and the last ones time out.
+        s.models.max_concurrent_requests = 4;
+        let t = SerialServer::new(40);
+        let outs = four_at_once(&t, &s);
+        assert_eq!(t.most_in_flight.get(), 4);
+        assert!(t.timeouts.get() >= 1 && outs.iter().any(|o| !o.succeeded()), "the serial server times out queued requests");
+    }
+
+    #[test]
+    fn calls_queued_behind_a_rejected_key_are_not_sent() {
+        let mut s = Settings::paper();
+        s.models.max_concurrent_requests = 1;
+        /// Answers after a round-trip, so the other calls are already waiting for the slot.
+        struct Slow(Canned);
+        impl Transport for Slow {
+            async fn post_json(&self, path: &str, body: String, t: u64) -> Result<HttpReply, TransportError> {
+                yield_once().await;
+                self.0.post_json(path, body, t).await
+            }
+            async fn sleep_ms(&self, _ms: u64) {}
+        }
+        let t = Slow(Canned::new(vec![status(401, None), ok(ENTAILS), ok(ENTAILS)]));
+        let c = LlmClient::new(&t, &s);
+        let outs = block_on(futures::future::join_all((0..3).map(|_| c.call::<EntailmentOut>(None, "sys", "x"))));
+        assert!(outs.iter().all(|o| !o.succeeded()));
+        assert_eq!(t.0.bodies.borrow().len(), 1, "only the first request left");
+        assert!(outs[2].failure.as_deref().unwrap().contains("not called"), "{:?}", outs[2].failure);
+    }
+
+    #[test]
+    fn embeddings_share_the_request_slots_with_chat_calls() {
+        let mut s = Settings::paper();
+        s.models.max_concurrent_requests = 1;
+        let t = SerialServer::new(10);
+        let c = LlmClient::new(&t, &s);
+        let chat = async { c.call::<EntailmentOut>(None, "sys", "x").await.succeeded() };
+        let emb = async { c.embed(&["a".to_string()]).await.is_ok() };
+        let (a, b) = block_on(futures::future::join(chat, emb));
+        assert!(a && b);
+        assert_eq!(t.most_in_flight.get(), 1);
     }
 
     #[test]

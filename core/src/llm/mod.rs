@@ -8,6 +8,8 @@
 
 pub mod client;
 pub mod roles;
+pub mod schema;
+mod slots;
 pub mod wire;
 
 pub use client::{CallEvent, CallRecord, LlmClient, Outcome};

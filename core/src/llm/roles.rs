@@ -5,6 +5,11 @@
 //! judge draft and synthesizer plain-text calls with no fallback (spec §0.3, §12); here every role has
 //! a schema, a validator and a conservative default, so a bad answer can never pass silently.
 //!
+//! The schema is derived from the output type (`#[derive(JsonSchema)]`, bounds as `#[schemars(..)]`
+//! attributes; `llm::schema`): the schema sent is its portable form, and every answer is checked
+//! against the full derived contract before it becomes the type (issue 39 item 3). Adding a role:
+//! derive `JsonSchema` on its output type, and give `Role::schema` the arm `Role::X => wire::<XOut>()`.
+//!
 //! User-message layouts (spec §2) are part of the contract too — the mock server reads them:
 //! - planner: `QUESTION: <q>` then a preview header and lines `- [<source>, p.<page>, <modality>] <text>`
 //! - narrative_evidence: `CLAIM: <c>` then blocks `[SPAN i]\n<text>` separated by blank lines
@@ -21,9 +26,11 @@
 //!
 //! Evidence lines are rendered `[<source>, p.<page>] <content>` (spec §1.4 "describe").
 
+use super::schema::{contract_of, portable};
 use crate::config::ClaimType;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -81,112 +88,50 @@ impl Role {
     pub fn from_name(s: &str) -> Option<Role> {
         Role::ALL.into_iter().find(|r| r.name() == s)
     }
-    /// The JSON schema of the role's answer (OpenAI strict structured outputs: every property
-    /// required, nullable via `["string","null"]`, no additional properties).
+    /// The JSON schema sent with the role's call: its output type's derived schema in the portable
+    /// strict subset (`llm::schema::portable`; every property required, nullable via
+    /// `["string","null"]`, no additional properties, bounds in the description).
     pub fn schema(self) -> Value {
-        let s = |v: Value| v;
-        let nstr = json!({"type": ["string", "null"]});
         match self {
-            Role::Planner => obj(json!({
-                "claims": {"type": "array", "items": obj(json!({
-                    "text": {"type": "string"},
-                    "claim_type": {"type": "string", "enum": ["FACT_NUMERIC", "FACT_TREND", "CAUSE_ATTRIBUTION", "RATIO_IDENTITY"]}
-                }))}
-            })),
-            Role::NarrativeEvidence => obj(json!({
-                "tags": {"type": "array", "items": obj(json!({
-                    "span_index": {"type": "integer"},
-                    "hedge_type": {"type": "string", "enum": ["fact", "hedge", "attribution"]},
-                    "metric_label": nstr, "period_label": nstr, "value": nstr, "unit": nstr
-                }))}
-            })),
-            Role::TabularEvidence => obj(json!({
-                "cells": {"type": "array", "items": obj(json!({
-                    "table_index": {"type": "integer"},
-                    "row_label": {"type": "string"}, "col_label": {"type": "string"},
-                    "value": {"type": "string"}, "unit": nstr
-                }))}
-            })),
-            Role::VisualEvidence => obj(json!({
-                "findings": {"type": "array", "items": obj(json!({
-                    "chart_index": {"type": "integer"},
-                    "relevant": {"type": "boolean"},
-                    "finding": {"type": "string"}
-                }))}
-            })),
-            Role::Affirmative => obj(json!({"brief": {"type": "string"}})),
-            Role::Adversarial => obj(json!({
-                "attacks": {"type": "array", "items": obj(json!({
-                    "category": {"type": "string", "enum": ["numeric", "scope", "fy_temporal", "causal_overclaim", "citation_gap", "visual_over_precision"]},
-                    "detail": {"type": "string"},
-                    "severity": {"type": "string", "enum": ["low", "medium", "high"]}
-                }))},
-                "recommend_abstain": {"type": "boolean"}
-            })),
-            Role::Entailment => obj(json!({
-                "label": {"type": "string", "enum": ["entails", "neutral", "contradicts"]},
-                "confidence": {"type": "number"},
-                "rationale": {"type": "string"}
-            })),
-            Role::JudgeDraft => obj(json!({
-                "insufficient": {"type": "boolean"},
-                "sentence": {"type": "string"}
-            })),
-            Role::Synthesizer => obj(json!({"answer": {"type": "string"}})),
-            Role::PageVision => obj(json!({
-                "prose_text": {"type": "string"},
-                "tables": {"type": "array", "items": obj(json!({
-                    "caption": nstr,
-                    "columns": {"type": "array", "items": {"type": "string"}},
-                    "rows": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
-                }))},
-                "charts": {"type": "array", "items": obj(json!({
-                    "caption": nstr,
-                    "chart_type": {"type": "string", "enum": ["bar", "line", "pie", "area", "scatter", "combo", "other"]},
-                    "axis_labels": {"type": "string"},
-                    "series": {"type": "array", "items": {"type": "string"}},
-                    "trend_description": {"type": "string"},
-                    "value_readings": {"type": "array", "items": obj(json!({
-                        "series": {"type": "string"}, "period": {"type": "string"}, "approx_value": {"type": "string"}
-                    }))},
-                    "region": {"type": ["array", "null"], "items": {"type": "number"}}
-                }))}
-            })),
-            Role::CorrectnessJudge => obj(json!({
-                "label": {"type": "string", "enum": ["correct", "partial", "incorrect"]},
-                "rationale": {"type": "string"}
-            })),
-            Role::Hyde => s(obj(json!({"passage": {"type": "string"}}))),
-            Role::FaithfulnessJudge => obj(json!({
-                "label": {"type": "string", "enum": ["supported", "not_supported"]},
-                "rationale": {"type": "string"}
-            })),
+            Role::Planner => wire::<PlannerOut>(),
+            Role::NarrativeEvidence => wire::<NarrativeOut>(),
+            Role::TabularEvidence => wire::<TabularOut>(),
+            Role::VisualEvidence => wire::<VisualOut>(),
+            Role::Affirmative => wire::<AffirmativeOut>(),
+            Role::Adversarial => wire::<AdversarialOut>(),
+            Role::Entailment => wire::<EntailmentOut>(),
+            Role::JudgeDraft => wire::<JudgeDraftOut>(),
+            Role::Synthesizer => wire::<SynthesizerOut>(),
+            Role::PageVision => wire::<PageVisionOut>(),
+            Role::CorrectnessJudge => wire::<CorrectnessOut>(),
+            Role::Hyde => wire::<HydeOut>(),
+            Role::FaithfulnessJudge => wire::<FaithfulnessOut>(),
         }
     }
 }
 
-/// A strict object schema over the given properties (all required).
-fn obj(props: Value) -> Value {
-    let required: Vec<String> = props.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
-    json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+/// The wire schema of output type `O`.
+fn wire<O: JsonSchema>() -> Value {
+    portable(&contract_of::<O>())
 }
 
-// ---- Role outputs. `deny_unknown_fields` + `validate()` = the schema check (fail closed). ----
+// ---- Role outputs. The derived contract (`llm::schema::check`), `deny_unknown_fields` and `validate()`
+// together are the answer check (fail closed). ----
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlannedClaim {
     pub text: String,
     pub claim_type: ClaimType,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlannerOut {
     pub claims: Vec<PlannedClaim>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HedgeType {
     Fact,
@@ -194,7 +139,7 @@ pub enum HedgeType {
     Attribution,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpanTag {
     pub span_index: i64,
@@ -205,13 +150,13 @@ pub struct SpanTag {
     pub unit: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct NarrativeOut {
     pub tags: Vec<SpanTag>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CellPick {
     pub table_index: i64,
@@ -221,13 +166,13 @@ pub struct CellPick {
     pub unit: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct TabularOut {
     pub cells: Vec<CellPick>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChartFinding {
     pub chart_index: i64,
@@ -237,19 +182,19 @@ pub struct ChartFinding {
     pub finding: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct VisualOut {
     pub findings: Vec<ChartFinding>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct AffirmativeOut {
     pub brief: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AttackCategory {
     Numeric,
@@ -260,7 +205,7 @@ pub enum AttackCategory {
     VisualOverPrecision,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Low,
@@ -268,7 +213,7 @@ pub enum Severity {
     High,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Attack {
     pub category: AttackCategory,
@@ -276,14 +221,14 @@ pub struct Attack {
     pub severity: Severity,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdversarialOut {
     pub attacks: Vec<Attack>,
     pub recommend_abstain: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EntailmentLabel {
     Entails,
@@ -291,28 +236,30 @@ pub enum EntailmentLabel {
     Contradicts,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntailmentOut {
     pub label: EntailmentLabel,
+    /// Issue 39: a small model answered 1.11; the bound is part of the contract.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: f64,
     pub rationale: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JudgeDraftOut {
     pub insufficient: bool,
     pub sentence: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SynthesizerOut {
     pub answer: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VisionTable {
     pub caption: Option<String>,
@@ -320,7 +267,7 @@ pub struct VisionTable {
     pub rows: Vec<Vec<String>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ValueReading {
     pub series: String,
@@ -328,10 +275,12 @@ pub struct ValueReading {
     pub approx_value: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VisionChart {
     pub caption: Option<String>,
+    /// The chart kinds the vision prompt names (spec §4.1).
+    #[schemars(extend("enum" = ["bar", "line", "pie", "area", "scatter", "combo", "other"]))]
     pub chart_type: String,
     pub axis_labels: String,
     pub series: Vec<String>,
@@ -343,7 +292,7 @@ pub struct VisionChart {
     pub region: Option<Vec<f32>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PageVisionOut {
     pub prose_text: String,
@@ -351,7 +300,7 @@ pub struct PageVisionOut {
     pub charts: Vec<VisionChart>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CorrectnessLabel {
     Correct,
@@ -359,28 +308,28 @@ pub enum CorrectnessLabel {
     Incorrect,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CorrectnessOut {
     pub label: CorrectnessLabel,
     pub rationale: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FaithfulnessLabel {
     Supported,
     NotSupported,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FaithfulnessOut {
     pub label: FaithfulnessLabel,
     pub rationale: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HydeOut {
     pub passage: String,
@@ -389,8 +338,12 @@ pub struct HydeOut {
 /// A role's answer type: knows its role, checks what serde cannot (ranges, non-empty text), and
 /// names its conservative default — the value used when the call fails for good (spec §0.3, fixed
 /// per §12 so that every failure resolves conservatively).
-pub trait RoleOutput: serde::de::DeserializeOwned + Serialize + Sized {
+pub trait RoleOutput: serde::de::DeserializeOwned + Serialize + JsonSchema + Sized {
     const ROLE: Role;
+    /// The schema every answer is checked against: derived from the type, bounds included.
+    fn contract() -> Value {
+        contract_of::<Self>()
+    }
     fn validate(&self) -> Result<(), String> {
         Ok(())
     }
@@ -446,6 +399,7 @@ impl RoleOutput for AdversarialOut {
 }
 impl RoleOutput for EntailmentOut {
     const ROLE: Role = Role::Entailment;
+    /// The [0, 1] bound is in the contract; this repeats it for values built in code (NaN).
     fn validate(&self) -> Result<(), String> {
         if !(0.0..=1.0).contains(&self.confidence) || self.confidence.is_nan() {
             return Err(format!("entailment confidence {} is outside [0, 1]", self.confidence));
@@ -511,6 +465,77 @@ impl RoleOutput for HydeOut {
 mod tests {
     use super::*;
 
+    use crate::llm::client::parse_output;
+    use crate::llm::schema::{check, portability_problems, unenforced_keywords};
+
+    #[test]
+    fn every_role_schema_is_within_the_portable_strict_subset() {
+        for r in Role::ALL {
+            let problems = portability_problems(&r.schema());
+            assert!(problems.is_empty(), "{} schema leaves the subset (docs/providers.md):\n{}", r.name(), problems.join("\n"));
+        }
+    }
+
+    /// Each role's contract and conservative default, by output type (the list `Role::schema` keeps).
+    fn contracts() -> Vec<(Role, Value, Value)> {
+        fn one<O: RoleOutput>() -> (Role, Value, Value) {
+            (O::ROLE, O::contract(), serde_json::to_value(O::conservative_default()).unwrap())
+        }
+        vec![
+            one::<PlannerOut>(),
+            one::<NarrativeOut>(),
+            one::<TabularOut>(),
+            one::<VisualOut>(),
+            one::<AffirmativeOut>(),
+            one::<AdversarialOut>(),
+            one::<EntailmentOut>(),
+            one::<JudgeDraftOut>(),
+            one::<SynthesizerOut>(),
+            one::<PageVisionOut>(),
+            one::<CorrectnessOut>(),
+            one::<HydeOut>(),
+            one::<FaithfulnessOut>(),
+        ]
+    }
+
+    #[test]
+    fn the_schema_sent_is_derived_from_the_output_type_and_the_checker_enforces_all_of_it() {
+        let all = contracts();
+        assert_eq!(all.iter().map(|(r, ..)| *r).collect::<Vec<_>>(), Role::ALL.to_vec());
+        for (r, contract, default) in all {
+            assert_eq!(r.schema(), portable(&contract), "{}: the wire schema is the contract's portable form", r.name());
+            assert_eq!(unenforced_keywords(&contract), Vec::<String>::new(), "{}: a contract keyword the checker does not enforce", r.name());
+            // Narrowing only: the conservative default passes both the contract and (modulo a null list) the wire form.
+            check(&default, &contract).unwrap_or_else(|e| panic!("{} default breaks its contract: {e}", r.name()));
+        }
+    }
+
+    #[test]
+    fn entailment_schema_declares_the_confidence_bounds_the_validator_enforces() {
+        let contract = EntailmentOut::contract();
+        let c = &contract["properties"]["confidence"];
+        assert_eq!((c["minimum"].as_f64(), c["maximum"].as_f64()), (Some(0.0), Some(1.0)));
+        let sent = Role::Entailment.schema();
+        assert_eq!(sent["properties"]["confidence"]["description"], "from 0 to 1", "the bound reaches the model");
+        assert_eq!(sent["properties"]["label"]["enum"], serde_json::json!(["entails", "neutral", "contradicts"]));
+        // The issue's answer: 1.11 fails, naming the bound; the edges pass.
+        let e = parse_output::<EntailmentOut>(r#"{"label":"entails","confidence":1.11,"rationale":"x"}"#).unwrap_err();
+        assert!(e.contains("confidence") && e.contains("maximum 1"), "{e}");
+        assert!(parse_output::<EntailmentOut>(r#"{"label":"entails","confidence":1,"rationale":"x"}"#).is_ok());
+        assert!(parse_output::<EntailmentOut>(r#"{"label":"neutral","confidence":0.0,"rationale":"x"}"#).is_ok());
+    }
+
+    #[test]
+    fn nullable_fields_stay_nullable_and_a_nullable_list_is_sent_as_a_list() {
+        let s = Role::PageVision.schema();
+        let chart = &s["properties"]["charts"]["items"]["properties"];
+        assert_eq!(chart["caption"]["type"], serde_json::json!(["string", "null"]));
+        assert_eq!(chart["region"]["type"], "array", "node-llama-cpp reads [\"array\", \"null\"] as null only");
+        // The contract still takes null (the answer type is Option<Vec<f32>>).
+        let ok = r#"{"prose_text":"","tables":[],"charts":[{"caption":null,"chart_type":"bar","axis_labels":"","series":[],"trend_description":"","value_readings":[],"region":null}]}"#;
+        assert!(parse_output::<PageVisionOut>(ok).is_ok());
+    }
+
     #[test]
     fn every_role_name_round_trips_and_has_strict_object_schema() {
         for r in Role::ALL {
@@ -530,12 +555,14 @@ mod tests {
 
     #[test]
     fn entailment_confidence_out_of_range_is_a_schema_error() {
+        assert!(parse_output::<EntailmentOut>(r#"{"label":"entails","confidence":1.5,"rationale":"x"}"#).is_err());
         let e: EntailmentOut = serde_json::from_str(r#"{"label":"entails","confidence":1.5,"rationale":"x"}"#).unwrap();
-        assert!(e.validate().is_err());
+        assert!(e.validate().is_err(), "a value built around the checker is still refused");
     }
 
     #[test]
     fn extra_field_in_model_answer_is_rejected() {
         assert!(serde_json::from_str::<HydeOut>(r#"{"passage":"p","extra":1}"#).is_err());
+        assert!(parse_output::<HydeOut>(r#"{"passage":"p","extra":1}"#).unwrap_err().contains("unknown field"));
     }
 }

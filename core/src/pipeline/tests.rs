@@ -970,6 +970,49 @@ impl Transport for Staggered {
     async fn sleep_ms(&self, _ms: u64) {}
 }
 
+// ---- Real-model behaviour (issue 39) ----
+
+#[test]
+fn a_planner_repeating_one_claim_eight_times_gets_it_verified_once_before_the_claim_cap() {
+    // What a small local model did: the same claim eight times, one of them reworded.
+    let script = Script::new().on("planner", |_| {
+        let mut claims = vec![json!({"text": "3M net sales in 2018", "claim_type": "FACT_NUMERIC"}); 7];
+        claims.push(json!({"text": "3M's net sales in 2018.", "claim_type": "FACT_TREND"}));
+        claims.push(json!({"text": "3M net sales in 2017", "claim_type": "FACT_NUMERIC"}));
+        Reply::Json(json!({ "claims": claims }))
+    });
+    // Merged before the max_claims cut: the distinct ninth claim is not cut away by the copies.
+    let mut s = settings();
+    s.pipeline.max_claims = 2;
+    let run = ok(&script, &corpus(), &s);
+    assert_eq!(run.claims.len(), 2);
+    assert_eq!(run.claims[0].claim_type, ClaimType::FactNumeric, "the first wording and its type are kept");
+    assert_eq!(script.calls("judge_draft").len(), 2, "two claims, two verifications");
+    assert_eq!(script.calls("tabular_evidence").iter().filter(|u| u.starts_with("CLAIM: 3M net sales in 2018")).count(), 1);
+    assert!(script.calls("tabular_evidence").iter().any(|u| u.starts_with("CLAIM: 3M net sales in 2017")));
+    let note = run.ledger.notes.iter().find(|n| n.detail.contains("merged")).expect("a ledger note says what was merged");
+    assert!(note.detail.contains("8 times") && note.detail.contains("6 exact copies") && note.detail.contains("3M's net sales in 2018."), "{}", note.detail);
+}
+
+/// Counts requests in flight: each yields twice before answering, like a network round-trip.
+struct InFlight {
+    inner: Script,
+    now: Cell<usize>,
+    most: Cell<usize>,
+}
+
+impl Transport for InFlight {
+    async fn post_json(&self, path: &str, body: String, timeout_ms: u64) -> Result<HttpReply, TransportError> {
+        self.now.set(self.now.get() + 1);
+        self.most.set(self.most.get().max(self.now.get()));
+        YieldOnce(false).await;
+        YieldOnce(false).await;
+        self.now.set(self.now.get() - 1);
+        self.inner.post_json(path, body, timeout_ms).await
+    }
+    async fn sleep_ms(&self, _ms: u64) {}
+}
+
 #[test]
 fn a_tight_call_cap_gives_the_same_ledger_at_any_concurrency() {
     let go = |concurrency: usize| -> RunExport {
@@ -990,4 +1033,24 @@ fn a_tight_call_cap_gives_the_same_ledger_at_any_concurrency() {
     assert!(a.claims[0].published && a.claims[0].failure.is_none(), "the first claim has its whole share");
     assert!(a.claims[2].failure.as_deref().unwrap_or("").contains("call cap"), "{:?}", a.claims[2].failure);
     assert!(b.calls.iter().filter(|c| c.claim_id.as_deref() == Some("claim-3")).all(|c| c.failure.is_some()));
+}
+
+#[test]
+fn one_request_slot_keeps_one_request_in_flight_while_four_claims_run() {
+    let most = |limit: usize| {
+        let t = InFlight { inner: Script::new().on("planner", three_claims), now: Cell::new(0), most: Cell::new(0) };
+        let mut s = settings();
+        s.pipeline.claim_concurrency = 4;
+        s.models.max_concurrent_requests = limit;
+        let client = LlmClient::new(&t, &s);
+        let run = block_on(run("What were 3M's net sales?", &s, &client, &corpus(), &mut |_| {})).unwrap();
+        assert_eq!(run.claims.len(), 3);
+        assert!(run.calls.iter().all(|c| c.failure.is_none()));
+        (t.most.get(), run)
+    };
+    let (one, a) = most(1);
+    let (eight, b) = most(8);
+    assert_eq!(one, 1, "limit 1: never two requests at once");
+    assert!(eight > 1, "without the limit the claims' calls overlap ({eight})");
+    assert_eq!(a.ledger, b.ledger, "the limit changes the timing, never the result");
 }

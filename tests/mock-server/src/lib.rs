@@ -638,8 +638,18 @@ fn chat(state: &Arc<State>, body: &str) -> (Reply, Option<String>, Option<FaultM
         Some(FaultMode::Schema) => answers::schema_violation(&good).to_string(),
         _ => good.to_string(),
     };
-    let completion_tokens = match (mode, v.get("max_tokens").and_then(Value::as_u64)) {
-        (Some(FaultMode::Truncate), Some(m)) => m,
+    let max_tokens = v.get("max_tokens").and_then(Value::as_u64);
+    // Like a real server, an answer longer than `max_tokens` (≈ 4 characters a token) is cut there,
+    // with `finish_reason: "length"`: a small cap exercises the client's length retry.
+    let content = match max_tokens {
+        Some(m) if finish == "stop" && text::approx_tokens(content.chars().count()) > m => {
+            finish = "length";
+            content.chars().take((m as usize).saturating_mul(4)).collect()
+        }
+        _ => content,
+    };
+    let completion_tokens = match (finish, max_tokens) {
+        ("length", Some(m)) => m,
         _ => text::approx_tokens(content.chars().count()),
     };
     let prompt_tokens = text::approx_tokens(prompt_chars);

@@ -83,9 +83,21 @@ fn call<O: RoleOutput>(port: u16, user: &str) -> O {
     assert_eq!(reply.finish_reason, "stop");
     assert_eq!(reply.model.as_deref(), Some("gpt-4o"));
     assert!(reply.usage.input_tokens > 0 && reply.usage.output_tokens > 0);
-    let out: O = serde_json::from_str(&reply.content).unwrap_or_else(|e| panic!("{} answer {} does not match its type: {e}", O::ROLE.name(), reply.content));
-    out.validate().unwrap();
-    out
+    // The client's own check: the contract derived from the type (bounds, enums), then the type.
+    clair_core::llm::client::parse_output::<O>(&reply.content).unwrap_or_else(|e| panic!("{} answer {} breaks its contract: {e}", O::ROLE.name(), reply.content))
+}
+
+#[test]
+fn an_answer_longer_than_max_tokens_is_cut_there_with_finish_reason_length() {
+    let m = start();
+    let user = "QUESTION: What was net revenue in fiscal 2022 and what was it in fiscal 2021?";
+    let body = |max_tokens: u32| wire::chat_body(&ChatRequest { model: "gpt-4o", role: Role::Planner, system: "s", user, max_tokens, temperature: 0.0, image_data_url: None });
+    let r = wire::parse_chat_reply(&post(m.port(), "/v1/chat/completions", &body(8)).body).unwrap();
+    assert_eq!((r.finish_reason.as_str(), r.usage.output_tokens), ("length", 8));
+    assert_eq!(r.content.chars().count(), 32);
+    let r = wire::parse_chat_reply(&post(m.port(), "/v1/chat/completions", &body(500)).body).unwrap();
+    assert_eq!(r.finish_reason, "stop", "the same answer fits a larger cap");
+    assert!(serde_json::from_str::<PlannerOut>(&r.content).is_ok());
 }
 
 const EVIDENCE: &str = "[acme_2022_10k.pdf, p.41] Net revenue in fiscal 2022 was $5,200 million, up from $4,900 million in fiscal 2021.\n[acme_2022_10k.pdf, p.42] Revenue / FY2022 = 5,200 $ million";
