@@ -17,6 +17,12 @@
 //! - synthesizer: `QUESTION: <q>\n\nAUDITED STATEMENTS:\n- <line>` …
 //! - correctness_judge: `QUESTION: <q>\n\nGOLD ANSWER:\n<g>\n\nSYSTEM ANSWER:\n<a>`
 //! - hyde: `QUESTION: <q>`
+//! - ragas_statements: `QUESTION: <q>\n\nANSWER:\n<a>`
+//! - ragas_faithfulness: `CONTEXT:\n<contexts>\n\nSTATEMENTS:\n- <s>` …
+//! - ragas_answer_relevancy: `ANSWER:\n<a>`
+//! - ragas_context_precision: `QUESTION: <q>\n\nCONTEXT:\n<one context>\n\nREFERENCE:\n<gold>`
+//! - ragas_context_recall: `QUESTION: <q>\n\nCONTEXT:\n<contexts>\n\nREFERENCE:\n<gold>`
+//! - graph_extraction: `CHUNK:\n<text>`
 //!
 //! Evidence lines are rendered `[<source>, p.<page>] <content>` (spec §1.4 "describe").
 
@@ -39,10 +45,16 @@ pub enum Role {
     PageVision,
     CorrectnessJudge,
     Hyde,
+    RagasStatements,
+    RagasFaithfulness,
+    RagasAnswerRelevancy,
+    RagasContextPrecision,
+    RagasContextRecall,
+    GraphExtraction,
 }
 
 impl Role {
-    pub const ALL: [Role; 12] = [
+    pub const ALL: [Role; 18] = [
         Role::Planner,
         Role::NarrativeEvidence,
         Role::TabularEvidence,
@@ -55,6 +67,12 @@ impl Role {
         Role::PageVision,
         Role::CorrectnessJudge,
         Role::Hyde,
+        Role::RagasStatements,
+        Role::RagasFaithfulness,
+        Role::RagasAnswerRelevancy,
+        Role::RagasContextPrecision,
+        Role::RagasContextRecall,
+        Role::GraphExtraction,
     ];
     /// The JSON-schema `name` sent with the call.
     pub fn name(self) -> &'static str {
@@ -71,6 +89,12 @@ impl Role {
             Role::PageVision => "page_vision",
             Role::CorrectnessJudge => "correctness_judge",
             Role::Hyde => "hyde",
+            Role::RagasStatements => "ragas_statements",
+            Role::RagasFaithfulness => "ragas_faithfulness",
+            Role::RagasAnswerRelevancy => "ragas_answer_relevancy",
+            Role::RagasContextPrecision => "ragas_context_precision",
+            Role::RagasContextRecall => "ragas_context_recall",
+            Role::GraphExtraction => "graph_extraction",
         }
     }
     pub fn from_name(s: &str) -> Option<Role> {
@@ -152,6 +176,25 @@ impl Role {
                 "rationale": {"type": "string"}
             })),
             Role::Hyde => s(obj(json!({"passage": {"type": "string"}}))),
+            Role::RagasStatements => obj(json!({"statements": {"type": "array", "items": {"type": "string"}}})),
+            Role::RagasFaithfulness => obj(json!({
+                "verdicts": {"type": "array", "items": obj(json!({
+                    "statement": {"type": "string"}, "reason": {"type": "string"}, "verdict": {"type": "integer", "enum": [0, 1]}
+                }))}
+            })),
+            Role::RagasAnswerRelevancy => obj(json!({"question": {"type": "string"}, "noncommittal": {"type": "integer", "enum": [0, 1]}})),
+            Role::RagasContextPrecision => obj(json!({"reason": {"type": "string"}, "verdict": {"type": "integer", "enum": [0, 1]}})),
+            Role::RagasContextRecall => obj(json!({
+                "classifications": {"type": "array", "items": obj(json!({
+                    "statement": {"type": "string"}, "reason": {"type": "string"}, "attributed": {"type": "integer", "enum": [0, 1]}
+                }))}
+            })),
+            Role::GraphExtraction => obj(json!({
+                "entities": {"type": "array", "items": {"type": "string"}},
+                "relations": {"type": "array", "items": obj(json!({
+                    "subject": {"type": "string"}, "predicate": {"type": "string"}, "object": {"type": "string"}
+                }))}
+            })),
         }
     }
 }
@@ -468,6 +511,146 @@ impl RoleOutput for HydeOut {
     const ROLE: Role = Role::Hyde;
     fn conservative_default() -> Self {
         HydeOut { passage: String::new() }
+    }
+}
+
+// ---- RAGAS judge roles (issue 38 item 3; Es et al. 2024, `ragas` 0.4.3 prompts in our words). ----
+// A failed call leaves the metric undefined (`eval::ragas` checks `failure`); the defaults below
+// are the fail-closed values a caller sees if it reads the value anyway: nothing supported.
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RagasStatementsOut {
+    pub statements: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RagasVerdict {
+    pub statement: String,
+    pub reason: String,
+    pub verdict: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RagasFaithfulnessOut {
+    pub verdicts: Vec<RagasVerdict>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RagasAnswerRelevancyOut {
+    pub question: String,
+    pub noncommittal: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RagasContextPrecisionOut {
+    pub reason: String,
+    pub verdict: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RagasAttribution {
+    pub statement: String,
+    pub reason: String,
+    pub attributed: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RagasContextRecallOut {
+    pub classifications: Vec<RagasAttribution>,
+}
+
+fn binary(name: &str, v: u8) -> Result<(), String> {
+    if v > 1 {
+        return Err(format!("{name} must be 0 or 1, not {v}"));
+    }
+    Ok(())
+}
+
+impl RoleOutput for RagasStatementsOut {
+    const ROLE: Role = Role::RagasStatements;
+    fn validate(&self) -> Result<(), String> {
+        if self.statements.iter().any(|s| s.trim().is_empty()) {
+            return Err("an empty statement".into());
+        }
+        Ok(())
+    }
+    fn conservative_default() -> Self {
+        RagasStatementsOut::default()
+    }
+}
+impl RoleOutput for RagasFaithfulnessOut {
+    const ROLE: Role = Role::RagasFaithfulness;
+    fn validate(&self) -> Result<(), String> {
+        self.verdicts.iter().try_for_each(|v| binary("verdict", v.verdict))
+    }
+    fn conservative_default() -> Self {
+        RagasFaithfulnessOut::default()
+    }
+}
+impl RoleOutput for RagasAnswerRelevancyOut {
+    const ROLE: Role = Role::RagasAnswerRelevancy;
+    fn validate(&self) -> Result<(), String> {
+        binary("noncommittal", self.noncommittal)
+    }
+    /// Noncommittal with no question: the answer counts as evasive.
+    fn conservative_default() -> Self {
+        RagasAnswerRelevancyOut { question: String::new(), noncommittal: 1 }
+    }
+}
+impl RoleOutput for RagasContextPrecisionOut {
+    const ROLE: Role = Role::RagasContextPrecision;
+    fn validate(&self) -> Result<(), String> {
+        binary("verdict", self.verdict)
+    }
+    fn conservative_default() -> Self {
+        RagasContextPrecisionOut { reason: "context precision call did not complete".into(), verdict: 0 }
+    }
+}
+impl RoleOutput for RagasContextRecallOut {
+    const ROLE: Role = Role::RagasContextRecall;
+    fn validate(&self) -> Result<(), String> {
+        self.classifications.iter().try_for_each(|c| binary("attributed", c.attributed))
+    }
+    fn conservative_default() -> Self {
+        RagasContextRecallOut::default()
+    }
+}
+
+// ---- Graph-RAG indexing (issue 38 item 4): entities and relations of one chunk. ----
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Relation {
+    pub subject: String,
+    pub predicate: String,
+    pub object: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct GraphExtractionOut {
+    pub entities: Vec<String>,
+    pub relations: Vec<Relation>,
+}
+
+impl RoleOutput for GraphExtractionOut {
+    const ROLE: Role = Role::GraphExtraction;
+    fn validate(&self) -> Result<(), String> {
+        if self.relations.iter().any(|r| r.subject.trim().is_empty() || r.object.trim().is_empty()) {
+            return Err("a relation without a subject or object".into());
+        }
+        Ok(())
+    }
+    /// Nothing extracted: the chunk is reachable by dense search only.
+    fn conservative_default() -> Self {
+        GraphExtractionOut::default()
     }
 }
 

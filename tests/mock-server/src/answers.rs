@@ -21,6 +21,11 @@ const ALL_HEADERS: &[&str] = &[
     "AUDITED STATEMENTS",
     "GOLD ANSWER",
     "SYSTEM ANSWER",
+    "ANSWER",
+    "STATEMENTS",
+    "CONTEXT",
+    "REFERENCE",
+    "CHUNK",
 ];
 
 fn sec(user: &str, h: &str) -> Option<String> {
@@ -43,7 +48,124 @@ pub fn answer(role: Role, user: &str, vision_variant: Option<u64>) -> Value {
         Role::PageVision => to_value(&page_vision(user, vision_variant)),
         Role::CorrectnessJudge => to_value(&correctness(user)),
         Role::Hyde => to_value(&hyde(user)),
+        Role::RagasStatements => to_value(&ragas_statements(user)),
+        Role::RagasFaithfulness => to_value(&ragas_faithfulness(user)),
+        Role::RagasAnswerRelevancy => to_value(&ragas_answer_relevancy(user)),
+        Role::RagasContextPrecision => to_value(&ragas_context_precision(user)),
+        Role::RagasContextRecall => to_value(&ragas_context_recall(user)),
+        Role::GraphExtraction => to_value(&graph_extraction(user)),
     }
+}
+
+// ---------------------------------------------------------------- RAGAS judge (evaluation)
+//
+// A statement is supported by a text when every figure it states is there and at least half of its
+// content words are; a text is useful for a reference when it gives one of its figures or a third
+// of its content words.
+
+fn supported_by(statement: &str, text: &str) -> bool {
+    let (s, t) = (strip_citations(statement), strip_citations(text));
+    let tn = numbers(&t);
+    let figures_found = numbers(&s).iter().filter(|n| !n.is_year()).all(|n| tn.iter().any(|m| same_number(m.value, n.value)));
+    let sw = content_set(&s);
+    figures_found && !sw.is_empty() && 2 * overlap(&sw, &content_set(&t)) >= sw.len()
+}
+
+fn ragas_statements(user: &str) -> RagasStatementsOut {
+    let answer = strip_citations(&sec(user, "ANSWER").unwrap_or_default());
+    RagasStatementsOut { statements: sentences(&answer).into_iter().map(|s| collapse_ws(&s)).filter(|s| !s.is_empty()).collect() }
+}
+
+fn ragas_faithfulness(user: &str) -> RagasFaithfulnessOut {
+    let context = sec(user, "CONTEXT").unwrap_or_default();
+    let statements = sec(user, "STATEMENTS").unwrap_or_default();
+    let verdicts = statements
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .map(|st| {
+            let ok = supported_by(st, &context);
+            RagasVerdict { statement: st.to_string(), reason: if ok { "its figures and terms are in the context".into() } else { "the context does not state it".into() }, verdict: ok as u8 }
+        })
+        .collect();
+    RagasFaithfulnessOut { verdicts }
+}
+
+fn ragas_answer_relevancy(user: &str) -> RagasAnswerRelevancyOut {
+    let answer = strip_citations(&sec(user, "ANSWER").unwrap_or_default());
+    let low = answer.to_lowercase();
+    let noncommittal = ["not sure", "don't know", "do not know", "cannot determine", "insufficient"].iter().any(|p| low.contains(p));
+    let first = sentences(&answer).into_iter().next().unwrap_or_default();
+    let words: Vec<String> = raw_words(&first).into_iter().filter(|w| !is_stopword(&w.to_lowercase())).take(10).collect();
+    let question = if words.is_empty() { String::new() } else { format!("What does the report say about {}?", words.join(" ")) };
+    RagasAnswerRelevancyOut { question, noncommittal: noncommittal as u8 }
+}
+
+fn ragas_context_precision(user: &str) -> RagasContextPrecisionOut {
+    let context = strip_citations(&sec(user, "CONTEXT").unwrap_or_default());
+    let reference = sec(user, "REFERENCE").unwrap_or_default();
+    let cn = numbers(&context);
+    let figure = numbers(&reference).iter().filter(|n| !n.is_year()).any(|n| cn.iter().any(|m| same_number(m.value, n.value)));
+    let rw = content_set(&reference);
+    let terms = !rw.is_empty() && 3 * overlap(&rw, &content_set(&context)) >= rw.len();
+    let useful = figure || terms;
+    RagasContextPrecisionOut { reason: if useful { "the context gives the reference's figures or terms".into() } else { "the context is about something else".into() }, verdict: useful as u8 }
+}
+
+fn ragas_context_recall(user: &str) -> RagasContextRecallOut {
+    let context = sec(user, "CONTEXT").unwrap_or_default();
+    let reference = sec(user, "REFERENCE").unwrap_or_default();
+    let classifications = sentences(&reference)
+        .into_iter()
+        .map(|st| {
+            let ok = supported_by(&st, &context);
+            RagasAttribution { reason: if ok { "found in the context".into() } else { "not in the context".into() }, statement: st, attributed: ok as u8 }
+        })
+        .collect();
+    RagasContextRecallOut { classifications }
+}
+
+// ---------------------------------------------------------------- graph extraction (indexing)
+
+/// Entities: runs of capitalised words (or figures-free acronyms like "3M"), first 15 in order;
+/// relations: consecutive entities of one sentence, the words between them as the predicate.
+fn graph_extraction(user: &str) -> GraphExtractionOut {
+    let chunk = sec(user, "CHUNK").unwrap_or_default();
+    let mut entities: Vec<String> = vec![];
+    let mut relations = vec![];
+    for sentence in sentences(&chunk) {
+        let words = raw_words(&sentence);
+        let mut found: Vec<(usize, usize, String)> = vec![];
+        let mut i = 0;
+        while i < words.len() {
+            let starts = |w: &str| w.chars().next().is_some_and(|c| c.is_uppercase()) && w.chars().any(|c| c.is_alphabetic()) && !is_stopword(&w.to_lowercase());
+            if starts(&words[i]) {
+                let mut j = i + 1;
+                while j < words.len() && (starts(&words[j]) || (words[j] == "&" || words[j] == "of") && j + 1 < words.len() && starts(&words[j + 1])) {
+                    j += 1;
+                }
+                let name = words[i..j].join(" ");
+                if name.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
+                    found.push((i, j, name));
+                }
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+        for (_, _, n) in &found {
+            if entities.len() < 15 && !entities.iter().any(|e| e.eq_ignore_ascii_case(n)) {
+                entities.push(n.clone());
+            }
+        }
+        for w in found.windows(2) {
+            let between: Vec<String> = words[w[0].1..w[1].0].iter().take(4).map(|x| x.to_lowercase()).collect();
+            let predicate = if between.is_empty() { "with".to_string() } else { between.join(" ") };
+            if entities.iter().any(|e| e == &w[0].2) && entities.iter().any(|e| e == &w[1].2) && w[0].2 != w[1].2 {
+                relations.push(Relation { subject: w[0].2.clone(), predicate, object: w[1].2.clone() });
+            }
+        }
+    }
+    GraphExtractionOut { entities, relations }
 }
 
 fn to_value<T: serde::Serialize>(t: &T) -> Value {
