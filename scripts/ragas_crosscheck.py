@@ -5,7 +5,8 @@ One command, from the repository root:
 
     python3 scripts/ragas_crosscheck.py
 
-It installs ragas==0.4.3 into target/ragas-venv (once; later runs reuse it), builds `clair` and the
+It installs ragas==0.4.3 (with langchain-community<0.4, which ragas 0.4.3 still imports from) into
+target/ragas-venv (once; later runs reuse it), builds `clair` and the
 mock server, starts the mock, scores the samples below with `clair ragas` (our implementation) and
 with ragas's own metric classes (Faithfulness, ResponseRelevancy, LLMContextPrecisionWithReference,
 LLMContextRecall), and prints both side by side as a Markdown table. It exits 1 when a score differs
@@ -85,7 +86,8 @@ def ensure_venv():
     if not ok:
         print(f"installing ragas=={RAGAS} into {VENV} …", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([PY, "-m", "pip", "install", "-q", f"ragas=={RAGAS}"], check=True)
+        # ragas 0.4.3 imports langchain_community.chat_models.vertexai, gone from langchain-community 0.4.
+        subprocess.run([PY, "-m", "pip", "install", "-q", f"ragas=={RAGAS}", "langchain-community<0.4"], check=True)
     os.execv(PY, [PY] + sys.argv)
 
 
