@@ -261,6 +261,8 @@ impl EntityGraph {
                 section_from_headings: false,
                 modality: Modality::Text,
                 text,
+                // A summary has no place on the page: cite the page, highlight nothing.
+                bboxes: vec![],
                 table: None,
                 chart: None,
                 ..base.clone()
