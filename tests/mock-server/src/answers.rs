@@ -73,7 +73,8 @@ fn supported_by(statement: &str, text: &str) -> bool {
 
 fn ragas_statements(user: &str) -> RagasStatementsOut {
     let answer = strip_citations(&sec(user, "ANSWER").unwrap_or_default());
-    RagasStatementsOut { statements: sentences(&answer).into_iter().map(|s| collapse_ws(&s)).filter(|s| !s.is_empty()).collect() }
+    // A removed citation leaves "percent ." behind: close the gap.
+    RagasStatementsOut { statements: sentences(&answer).into_iter().map(|s| collapse_ws(&s).replace(" .", ".")).filter(|s| !s.is_empty()).collect() }
 }
 
 fn ragas_faithfulness(user: &str) -> RagasFaithfulnessOut {
@@ -126,21 +127,22 @@ fn ragas_context_recall(user: &str) -> RagasContextRecallOut {
 
 // ---------------------------------------------------------------- graph extraction (indexing)
 
-/// Entities: runs of capitalised words (or figures-free acronyms like "3M"), first 15 in order;
+/// Entities: runs of capitalised words (joined by "of" / "and"), first 15 in order;
 /// relations: consecutive entities of one sentence, the words between them as the predicate.
 fn graph_extraction(user: &str) -> GraphExtractionOut {
     let chunk = sec(user, "CHUNK").unwrap_or_default();
     let mut entities: Vec<String> = vec![];
     let mut relations = vec![];
     for sentence in sentences(&chunk) {
-        let words = raw_words(&sentence);
+        // "Johnson & Johnson": the ampersand is no word of its own; read it as "and".
+        let words = raw_words(&sentence.replace(" & ", " and "));
         let mut found: Vec<(usize, usize, String)> = vec![];
         let mut i = 0;
         while i < words.len() {
             let starts = |w: &str| w.chars().next().is_some_and(|c| c.is_uppercase()) && w.chars().any(|c| c.is_alphabetic()) && !is_stopword(&w.to_lowercase());
             if starts(&words[i]) {
                 let mut j = i + 1;
-                while j < words.len() && (starts(&words[j]) || (words[j] == "&" || words[j] == "of") && j + 1 < words.len() && starts(&words[j + 1])) {
+                while j < words.len() && (starts(&words[j]) || (words[j] == "and" || words[j] == "of") && j + 1 < words.len() && starts(&words[j + 1])) {
                     j += 1;
                 }
                 let name = words[i..j].join(" ");
@@ -1222,5 +1224,23 @@ mod tests {
     fn entailment_detects_contradiction_by_label() {
         let e = entailment("PREMISE:\n[a, p.1] Revenue was 5,200 in 2022.\n\nHYPOTHESIS:\nRevenue was 6,100 in 2022.");
         assert_eq!(e.label, EntailmentLabel::Contradicts);
+    }
+
+    #[test]
+    fn ragas_judge_supports_statements_whose_figures_and_terms_are_in_the_context() {
+        let f = ragas_faithfulness("CONTEXT:\nNet sales in 2018 were $32,765 million.\n\nSTATEMENTS:\n- Net sales were $32,765 million in 2018.\n- Net sales were $40,000 million in 2018.");
+        assert_eq!(f.verdicts.iter().map(|v| v.verdict).collect::<Vec<_>>(), vec![1, 0]);
+        let p = ragas_context_precision("QUESTION: q\n\nCONTEXT:\nForward-looking statements.\n\nREFERENCE:\nNet sales were $32,765 million.");
+        assert_eq!(p.verdict, 0);
+        let st = ragas_statements("QUESTION: q\n\nANSWER:\nSales rose 3.5 percent [a.pdf, p.2]. Margins fell.");
+        assert_eq!(st.statements, vec!["Sales rose 3.5 percent.", "Margins fell."]);
+        assert_eq!(ragas_answer_relevancy("ANSWER:\nI am not sure.").noncommittal, 1);
+    }
+
+    #[test]
+    fn graph_extraction_lists_capitalised_names_and_relates_them_within_a_sentence() {
+        let g = graph_extraction("CHUNK:\nJohnson & Johnson completed the separation of Kenvue. The Consumer Health business is discontinued.");
+        assert_eq!(g.entities, vec!["Johnson and Johnson", "Kenvue", "Consumer Health"]);
+        assert_eq!(g.relations, vec![Relation { subject: "Johnson and Johnson".into(), predicate: "completed the separation of".into(), object: "Kenvue".into() }]);
     }
 }
