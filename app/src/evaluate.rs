@@ -17,7 +17,6 @@ use clair_core::eval::{self as ev, report};
 use clair_core::eval::ragas;
 use clair_core::export::Totals;
 use clair_core::llm::LlmClient;
-use clair_core::retrieve::embed::api_default_dims;
 use clair_core::retrieve::{ApiEmbedder, OfflineEmbedder, Search};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -51,6 +50,15 @@ impl Search for DocSearch {
             None => self.inner.search(query, k, modality).await,
             Some(src) => {
                 let hits = self.inner.search(query, (k * 8).max(64), modality).await?;
+                Ok(hits.into_iter().filter(|h| h.doc.source == *src).take(k).collect())
+            }
+        }
+    }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        match &self.source {
+            None => self.inner.search_hyde(query, passage, k, modality).await,
+            Some(src) => {
+                let hits = self.inner.search_hyde(query, passage, (k * 8).max(64), modality).await?;
                 Ok(hits.into_iter().filter(|h| h.doc.source == *src).take(k).collect())
             }
         }
@@ -110,8 +118,7 @@ async fn evaluate(config: &str, item: &Item, base: &Settings, key: &str, stop: R
     r.ragas = Some(if key.trim().is_empty() {
         ragas::score(&input, &judge, &OfflineEmbedder::default(), s.ragas.relevancy_questions).await
     } else {
-        let dims = base.models.embedding_dimensions.map(|d| d as usize).unwrap_or_else(|| api_default_dims(&base.models.embedding_model));
-        ragas::score(&input, &judge, &ApiEmbedder::new(&judge, dims), s.ragas.relevancy_questions).await
+        ragas::score(&input, &judge, &ApiEmbedder::new(&judge), s.ragas.relevancy_questions).await
     });
     r.eval_totals = Totals::of(&judge.records());
     r

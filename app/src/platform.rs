@@ -88,15 +88,25 @@ pub struct WorkerSearch {
     pub settings: RetrievalSettings,
 }
 
-impl Search for WorkerSearch {
-    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+impl WorkerSearch {
+    async fn ask(&self, query: &str, dense: Option<&str>, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         let id = worker::next_id();
-        let msg = ToWorker::Search { id, query: query.to_string(), k, modality, settings: self.settings.clone(), exact: false };
+        let dense = dense.map(str::to_string);
+        let msg = ToWorker::Search { id, query: query.to_string(), k, modality, settings: self.settings.clone(), exact: false, dense };
         match worker::request(msg, None).await {
             FromWorker::Hits { hits, .. } => Ok(hits),
             FromWorker::Failed { error, .. } => Err(error),
             other => Err(format!("unexpected worker reply: {other:?}")),
         }
+    }
+}
+
+impl Search for WorkerSearch {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.ask(query, None, k, modality).await
+    }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.ask(query, Some(passage), k, modality).await
     }
 }
 

@@ -61,6 +61,11 @@ impl<T: Transport> Search for ApiSearch<'_, '_, '_, T> {
         let q = self.embedder.embed(query).await?;
         Ok(self.corpus.search(&q, query, k, modality, self.settings))
     }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        // Spec §8.6: the passage's embedding for the dense part, the question's terms for the lexical.
+        let q = self.embedder.embed(passage).await?;
+        Ok(self.corpus.search(&q, query, k, modality, self.settings))
+    }
 }
 
 fn render(e: &ProgressEvent) -> Option<String> {
@@ -138,7 +143,7 @@ pub fn ask(raw: &[String]) -> Result<(), String> {
     };
     let wall = std::time::Instant::now();
     let run = if corpus.embedder.starts_with("api:") {
-        let search = ApiSearch { corpus: &corpus, embedder: ApiEmbedder::new(&client, corpus.dims), settings: &s.retrieval };
+        let search = ApiSearch { corpus: &corpus, embedder: ApiEmbedder::for_corpus(&client, corpus.dims), settings: &s.retrieval };
         futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
     } else {
         let e = OfflineEmbedder::new(corpus.dims);

@@ -30,7 +30,7 @@ use clair_core::llm::LlmClient;
 use clair_core::pipeline;
 use clair_core::eval::ragas::{self, TextEmbedder};
 use clair_core::export::Totals;
-use clair_core::retrieve::embed::{api_default_dims, embedding_inputs};
+use clair_core::retrieve::embed::embedding_inputs;
 use clair_core::retrieve::graph_rag::{self, EntityGraph, GraphCache, WithGraph};
 use clair_core::retrieve::{ApiEmbedder, Corpus, Embedder, LocalSearch, OfflineEmbedder, Search};
 use std::collections::{BTreeSet, HashMap};
@@ -165,24 +165,22 @@ fn append(path: &Path, r: &QuestionResult) -> Result<(), String> {
     f.write_all(format!("{line}\n").as_bytes()).and_then(|_| f.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// The embedder of this evaluation: the API model when asked for (or, unasked, when a key is set),
-/// else the offline embedder. Its name is what corpora and RAGAS scores carry.
-fn embedder_name(s: &Settings, api: bool) -> String {
+/// Does a cached corpus hold this evaluation's vectors? The API model's size is learnt from its
+/// first answer when `models.embedding_dimensions` is unset, so any size of that model matches then.
+fn same_embedder(c: &Corpus, s: &Settings, api: bool) -> bool {
     if api {
-        let d = s.models.embedding_dimensions.map(|d| d as usize).unwrap_or_else(|| api_default_dims(&s.models.embedding_model));
-        format!("api:{}:{d}", s.models.embedding_model)
+        c.embedder.starts_with(&format!("api:{}:", s.models.embedding_model)) && s.models.embedding_dimensions.is_none_or(|d| c.dims == d as usize)
     } else {
-        OfflineEmbedder::default().name()
+        c.embedder == OfflineEmbedder::default().name()
     }
 }
 
 /// The corpus of one PDF, embedded with this evaluation's embedder, cached in `DIR/corpora/<doc>.corpus`.
 fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings, api: bool, key: &Option<String>) -> Result<Corpus, String> {
     let file = cache.join(format!("{}.corpus", report::slug(doc)));
-    let name = embedder_name(s, api);
     if let Ok(b) = std::fs::read(&file) {
         match Corpus::from_bytes(&b) {
-            Ok(c) if c.embedder == name => return Ok(c),
+            Ok(c) if same_embedder(&c, s, api) => return Ok(c),
             Ok(_) => eprintln!("{}: other embedder, rebuilding", file.display()),
             Err(err) => eprintln!("{}: {err}; rebuilding", file.display()),
         }
@@ -196,10 +194,9 @@ fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings, api: bool, key
     let c = if api {
         let tr = NativeTransport::new(&s.models.base_url, key.clone());
         let client = LlmClient::new(&tr, s);
-        let d = s.models.embedding_dimensions.map(|d| d as usize).unwrap_or_else(|| api_default_dims(&s.models.embedding_model));
-        let e = ApiEmbedder::new(&client, d);
+        let e = ApiEmbedder::new(&client);
         let vectors = futures::executor::block_on(e.embed_batch(&inputs)).map_err(|err| format!("embedding {doc}: {err}"))?;
-        let mut c = Corpus::new(e.name(), d);
+        let mut c = Corpus::new(e.name(), e.dims());
         c.add(docs, vectors)?;
         c
     } else {
@@ -262,8 +259,8 @@ fn evaluate(name: &str, item: &Item, s: &Settings, base: &Settings, corpus: &Cor
     let jt = NativeTransport::new(&base.models.base_url, key.clone());
     let judge = LlmClient::new(&jt, base);
     if corpus.embedder.starts_with("api:") {
-        let search = crate::cmd_ask::ApiSearch { corpus, embedder: ApiEmbedder::new(&client, corpus.dims), settings: &s.retrieval };
-        let e = ApiEmbedder::new(&judge, corpus.dims);
+        let search = crate::cmd_ask::ApiSearch { corpus, embedder: ApiEmbedder::for_corpus(&client, corpus.dims), settings: &s.retrieval };
+        let e = ApiEmbedder::for_corpus(&judge, corpus.dims);
         match graph {
             Some(g) => evaluate_with(name, item, s, &client, &judge, &WithGraph { search, graph: g }, &e, k, with_ragas),
             None => evaluate_with(name, item, s, &client, &judge, &search, &e, k, with_ragas),
@@ -514,7 +511,6 @@ pub fn ragas_samples(raw: &[String]) -> Result<(), String> {
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let t = NativeTransport::new(&s.models.base_url, key);
     let judge = LlmClient::new(&t, &s);
-    let d = s.models.embedding_dimensions.map(|d| d as usize).unwrap_or_else(|| api_default_dims(&s.models.embedding_model));
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
         let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
@@ -522,7 +518,7 @@ pub fn ragas_samples(raw: &[String]) -> Result<(), String> {
         let (question, answer, reference) = (field("question"), field("answer"), field("reference"));
         let input = ragas::RagasInput { question: &question, answer: &answer, contexts: &contexts, reference: &reference };
         let scores = if api {
-            futures::executor::block_on(ragas::score(&input, &judge, &ApiEmbedder::new(&judge, d), s.ragas.relevancy_questions))
+            futures::executor::block_on(ragas::score(&input, &judge, &ApiEmbedder::new(&judge), s.ragas.relevancy_questions))
         } else {
             futures::executor::block_on(ragas::score(&input, &judge, &OfflineEmbedder::default(), s.ragas.relevancy_questions))
         };

@@ -14,7 +14,7 @@ use crate::http::NativeTransport;
 use clair_core::config::{Modality, Settings, VisionMode};
 use clair_core::corpus::Doc;
 use clair_core::llm::LlmClient;
-use clair_core::retrieve::embed::{api_default_dims, embedding_inputs};
+use clair_core::retrieve::embed::embedding_inputs;
 use clair_core::retrieve::{ApiEmbedder, Corpus, Embedder, LocalSearch, OfflineEmbedder};
 
 fn settings(a: &Args) -> Result<Settings, String> {
@@ -81,12 +81,18 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
             if let Some(d) = dims {
                 s.models.embedding_dimensions = Some(d as u32);
             }
-            let d = s.models.embedding_dimensions.map(|d| d as usize).unwrap_or_else(|| api_default_dims(&s.models.embedding_model));
+            // Adding to a corpus of this model's vectors: its size is the size (the first ingest
+            // learnt it when models.embedding_dimensions was unset).
+            let prefix = format!("api:{}:", s.models.embedding_model);
+            let existing = std::fs::read(out).ok().and_then(|b| Corpus::from_bytes(&b).ok()).filter(|c| c.embedder.starts_with(&prefix)).map(|c| c.dims);
             let t = NativeTransport::new(&s.models.base_url, std::env::var("OPENAI_API_KEY").ok());
             let client = LlmClient::new(&t, &s);
-            let e = ApiEmbedder::new(&client, d);
+            let e = match existing {
+                Some(d) => ApiEmbedder::for_corpus(&client, d),
+                None => ApiEmbedder::new(&client),
+            };
             let v = futures::executor::block_on(e.embed_batch(&inputs))?;
-            (e.name(), d, v)
+            (e.name(), e.dims(), v)
         }
         other => return Err(format!("unknown embedder `{other}` (offline or api)")),
     };
@@ -129,7 +135,7 @@ pub fn search(raw: &[String]) -> Result<(), String> {
     let hits = if corpus.embedder.starts_with("api:") {
         let t = NativeTransport::new(&s.models.base_url, std::env::var("OPENAI_API_KEY").ok());
         let client = LlmClient::new(&t, &s);
-        let e = ApiEmbedder::new(&client, corpus.dims);
+        let e = ApiEmbedder::for_corpus(&client, corpus.dims);
         let q = futures::executor::block_on(e.embed(query))?;
         corpus.search(&q, query, k, modality, &s.retrieval)
     } else {

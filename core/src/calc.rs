@@ -36,6 +36,10 @@ pub enum ChangeKind {
     PercentagePoint,
     /// `(cur − prev) / prev`, a fraction (shown also as a percentage).
     Relative,
+    /// `numerator / denominator` for one period (paper §3.5: the RATIO_IDENTITY constraint is met
+    /// only by a ratio computed from the cited figures). `later_value` is the numerator,
+    /// `earlier_value` the denominator, and both periods are the ratio's period.
+    Ratio,
 }
 
 impl ChangeKind {
@@ -43,6 +47,7 @@ impl ChangeKind {
         match self {
             ChangeKind::PercentagePoint => "Percentage-point change",
             ChangeKind::Relative => "Relative growth",
+            ChangeKind::Ratio => "Ratio",
         }
     }
 }
@@ -75,6 +80,9 @@ impl Derived {
     /// One self-contained line: what was computed, from what, and the result — the formula and the
     /// value after `=` always agree.
     pub fn sentence(&self) -> String {
+        if self.kind == ChangeKind::Ratio {
+            return format!("{}: {} = {}", self.heading(), self.formula, self.rendered);
+        }
         format!(
             "{} of {} from {} to {}: {} = {} (inputs {} and {})",
             self.kind.label(),
@@ -86,6 +94,23 @@ impl Derived {
             fmt_num(self.earlier_value),
             fmt_num(self.later_value)
         )
+    }
+}
+
+impl Derived {
+    /// What was computed, without the arithmetic: `Relative growth of Net sales from 2017 to 2018`,
+    /// `Ratio Gross profit / Net sales for 2018`.
+    pub fn heading(&self) -> String {
+        heading(self.kind, &self.metric, &self.earlier_period, &self.later_period)
+    }
+}
+
+/// See `Derived::heading`; shared with the ledger's derived-metric node.
+pub fn heading(kind: ChangeKind, metric: &str, earlier: &str, later: &str) -> String {
+    match kind {
+        ChangeKind::Ratio if earlier.is_empty() => format!("Ratio {metric}"),
+        ChangeKind::Ratio => format!("Ratio {metric} for {earlier}"),
+        _ => format!("{} of {metric} from {earlier} to {later}", kind.label()),
     }
 }
 
@@ -474,6 +499,164 @@ pub fn is_year(v: f64) -> bool {
     v.fract() == 0.0 && (1900.0..=2100.0).contains(&v)
 }
 
+/// A printed figure read with its scale and precision, so two sources can be compared ("$1.2
+/// billion" and "1,200" in a table "in millions" are the same figure; "32.8 billion" agrees with
+/// 32,765 million within its printed rounding).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Figure {
+    /// The value in base units when `scale_known`, else as printed.
+    pub value: f64,
+    /// Half the last printed digit's step, in the same units as `value` (the rounding the printed
+    /// form allows: "1.2 billion" ± 0.05 billion, "1,200" ± 0.5).
+    pub half_step: f64,
+    /// Whether the value or its unit named a scale (thousand, million, billion, crore, …).
+    pub scale_known: bool,
+    /// A percentage (or percentage points): never compared with an amount.
+    pub percent: bool,
+}
+
+/// Scale words as printed in values and units ("$ millions", "in thousands", "USD bn", "Tk crore").
+fn scale_of(word: &str) -> Option<f64> {
+    Some(match word {
+        "thousand" | "thousands" | "k" | "000s" | "000" => 1e3,
+        "lakh" | "lakhs" | "lac" => 1e5,
+        "million" | "millions" | "mn" | "mm" | "m" | "mio" => 1e6,
+        "crore" | "crores" | "cr" => 1e7,
+        "billion" | "billions" | "bn" | "b" => 1e9,
+        "trillion" | "trillions" | "tn" => 1e12,
+        _ => return None,
+    })
+}
+
+/// Digits printed after the decimal point of the first number in `s` ("1,200.50" → 2).
+fn printed_decimals(s: &str) -> u32 {
+    let Some(start) = s.find(|c: char| c.is_ascii_digit()) else { return 0 };
+    let run: String = s[start..].chars().take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',').collect();
+    run.split_once('.').map(|(_, f)| f.chars().take_while(|c| c.is_ascii_digit()).count() as u32).unwrap_or(0)
+}
+
+/// Read a value string (and its unit, if given apart) as a `Figure`. None when there is no number.
+pub fn figure(value: &str, unit: Option<&str>) -> Option<Figure> {
+    let v = parse_number(value)?;
+    let text = format!("{value} {}", unit.unwrap_or("")).to_lowercase();
+    let percent = text.contains('%') || text.contains("percent") || text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == "pp" || w == "bps");
+    // The words after the number, then the unit's: the first scale word found decides.
+    let after_number = value.find(|c: char| c.is_ascii_digit()).map(|i| &value[i..]).unwrap_or("");
+    let words = format!("{after_number} {}", unit.unwrap_or("")).to_lowercase();
+    let scale = words
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+        .find_map(scale_of);
+    // "1.2bn", "$32.8B": a scale letter glued to the digits.
+    let glued = after_number
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',')
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .map(str::to_lowercase)
+        .and_then(|w| scale_of(&w));
+    let scale = if percent { None } else { glued.or(scale) };
+    let half = 0.5 * 10f64.powi(-(printed_decimals(value) as i32));
+    let k = scale.unwrap_or(1.0);
+    Some(Figure { value: v * k, half_step: half * k, scale_known: scale.is_some(), percent })
+}
+
+/// Whether two printed figures for the same metric and period state the same value: they differ
+/// by no more than the coarser one's printed rounding plus `rel_tol` of the larger. A figure whose scale is not
+/// printed may be in units, thousands, millions or billions (a table's scale usually sits in its
+/// caption). None when they are not comparable (a percentage against an amount).
+pub fn figures_agree(a: &Figure, b: &Figure, rel_tol: f64) -> Option<bool> {
+    if a.percent != b.percent {
+        return None;
+    }
+    // The coarser figure's rounding: "$32.8 billion" covers 32,750–32,850 million.
+    let close = |x: f64, hx: f64, y: f64, hy: f64| (x - y).abs() <= hx.max(hy) + rel_tol * x.abs().max(y.abs()) + 1e-9 * x.abs().max(y.abs()).max(1.0);
+    if a.scale_known == b.scale_known || a.percent {
+        return Some(close(a.value, a.half_step, b.value, b.half_step));
+    }
+    let (known, bare) = if a.scale_known { (a, b) } else { (b, a) };
+    Some([1.0, 1e3, 1e6, 1e9].iter().any(|k| close(known.value, known.half_step, bare.value * k, bare.half_step * k)))
+}
+
+/// A ratio of two figures of one period (paper §3.5, RATIO_IDENTITY; spec §6.1's `ratio`, which the
+/// reference never called). Figures whose scales are both printed are compared in base units;
+/// otherwise as printed. None when the denominator is zero or either value is not a number.
+pub fn ratio(cells: &[NumericCell], numerator: usize, denominator: usize) -> Option<Derived> {
+    let (n, d) = (cells.get(numerator)?, cells.get(denominator)?);
+    let (fnum, fden) = (figure(&n.value, n.unit.as_deref())?, figure(&d.value, d.unit.as_deref())?);
+    let (pn, pd) = (parse_number(&n.value)?, parse_number(&d.value)?);
+    let (num, den) = if fnum.scale_known && fden.scale_known { (fnum.value, fden.value) } else { (pn, pd) };
+    if den == 0.0 || !den.is_finite() || !num.is_finite() {
+        return None;
+    }
+    let r = num / den;
+    Some(Derived {
+        metric: format!("{} / {}", n.metric.trim(), d.metric.trim()),
+        kind: ChangeKind::Ratio,
+        earlier_period: n.period.trim().to_string(),
+        later_period: n.period.trim().to_string(),
+        earlier_value: pd,
+        later_value: pn,
+        value: r,
+        formula: format!("{} / {}", fmt_num(pn), fmt_num(pd)),
+        rendered: format!("{} ({}%)", fixed(r, 4), fixed(r * 100.0, 2)),
+        source: n.source.clone(),
+        page: n.page,
+        confidence: n.confidence.min(d.confidence),
+        inputs: [numerator, denominator],
+    })
+}
+
+/// Every number written in a text with its printed precision and whether a percent sign or word
+/// follows it (absolute values; years included — callers skip them with `is_year`; numbers that
+/// are part of a name such as "3M", "Q2" or "10-K" left out).
+pub fn printed_numbers(text: &str) -> Vec<(f64, u32, bool)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut s = String::new();
+        while i < chars.len() && (chars[i].is_ascii_digit() || ((chars[i] == ',' || chars[i] == '.') && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit()))) {
+            if chars[i] != ',' {
+                s.push(chars[i]);
+            }
+            i += 1;
+        }
+        // Part of a name, not a figure: "3M", "Q2", "FY2018", "10-K".
+        let glued_before = start > 0 && chars[start - 1].is_alphabetic();
+        let glued_after = chars.get(i).is_some_and(|c| c.is_alphabetic() && !matches!(c, 'x' | 'X'))
+            || (chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|c| c.is_alphabetic()));
+        if glued_before || glued_after {
+            continue;
+        }
+        let rest: String = chars[i..].iter().take(9).collect::<String>().to_lowercase();
+        let percent = rest.trim_start().starts_with('%') || rest.trim_start().starts_with("percent");
+        if let Ok(v) = s.parse::<f64>() {
+            out.push((v, s.split_once('.').map(|(_, f)| f.len() as u32).unwrap_or(0), percent));
+        }
+    }
+    out
+}
+
+/// Whether a computed ratio `r` is the figure a claim states as `(value, decimals, percent)`:
+/// as a fraction ("0.42"), a multiple ("1.5x") or a percentage ("42.1%"), within the stated
+/// figure's printed rounding plus `rel_tol`.
+pub fn ratio_matches(r: f64, stated: (f64, u32, bool), rel_tol: f64) -> bool {
+    let (x, dp, percent) = stated;
+    let half = 0.5 * 10f64.powi(-(dp as i32));
+    let close = |y: f64| (y - x).abs() <= half + rel_tol * x.abs().max(y.abs()) + 1e-12;
+    let r = r.abs();
+    if percent {
+        close(r * 100.0)
+    } else {
+        close(r) || close(r * 100.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,6 +758,38 @@ mod tests {
         assert_eq!(parse_number("-"), None);
         assert_eq!(parse_number("n/a"), None);
         assert_eq!(parse_number("1,2345"), Some(1.0));
+    }
+
+    #[test]
+    fn figures_compare_across_printed_scales_and_rounding() {
+        let f = |v: &str, u: Option<&str>| figure(v, u).unwrap_or_else(|| panic!("{v} is a figure"));
+        let agree = |a: Figure, b: Figure| figures_agree(&a, &b, 0.005);
+        // "$1.2 billion" and "1,200" in a table in millions are one figure; so is a bare "1,200"
+        // whose table prints its scale only in the caption.
+        assert_eq!(agree(f("$1.2 billion", None), f("1,200", Some("$ millions"))), Some(true));
+        assert_eq!(agree(f("$1.2bn", None), f("1,200", None)), Some(true));
+        // 32,765 million rounds to $32.8 billion; 31.2 billion is another figure.
+        assert_eq!(agree(f("$32.8 billion", None), f("32,765", Some("millions"))), Some(true));
+        assert_eq!(agree(f("$31.2 billion", None), f("32,765", Some("millions"))), Some(false));
+        assert_eq!(agree(f("1,300", Some("USD mn")), f("$1.2 billion", None)), Some(false));
+        assert_eq!(agree(f("32,000", None), f("32,765", None)), Some(false));
+        assert_eq!(agree(f("4.2%", None), f("4.3", Some("percent"))), Some(false));
+        // A percentage is never compared with an amount.
+        assert_eq!(agree(f("4.2%", None), f("4.2", None)), None);
+        assert!(f("(1,234)", Some("Tk crore")).scale_known && f("(1,234)", Some("Tk crore")).value == -1.234e10);
+    }
+
+    #[test]
+    fn ratio_divides_numerator_by_denominator_of_one_period() {
+        let cells = [cell("Gross profit", "2018", "13,800", Some("$ millions")), cell("Net sales", "2018", "$32.765 billion", None)];
+        let r = ratio(&cells, 0, 1).unwrap();
+        assert_eq!((r.kind, r.inputs), (ChangeKind::Ratio, [0, 1]));
+        assert!((r.value - 13_800.0 / 32_765.0).abs() < 1e-12, "scales read before dividing: {}", r.value);
+        assert_eq!(r.sentence(), "Ratio Gross profit / Net sales for 2018: 13800 / 32.765 = 0.4212 (42.12%)");
+        assert!(ratio_matches(r.value, (42.1, 1, true), 0.005));
+        assert!(ratio_matches(r.value, (0.42, 2, false), 0.005));
+        assert!(!ratio_matches(r.value, (45.0, 0, true), 0.005));
+        assert!(ratio(&[cell("A", "2018", "1", None), cell("B", "2018", "0", None)], 0, 1).is_none(), "no division by zero");
     }
 
     #[test]

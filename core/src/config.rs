@@ -190,7 +190,9 @@ pub struct ModelSettings {
     pub chat_model: String,
     pub vision_model: String,
     pub embedding_model: String,
-    /// Optional reduced embedding dimensionality (`dimensions` in the embeddings API).
+    /// Embedding dimensionality to ask the model for (`dimensions` in the embeddings API, sent
+    /// only when set). Unset or 0: the model's own size, learnt from its first answer and kept
+    /// with the corpus (Ollama's nomic-embed-text 768, bge-m3 1,024, OpenAI's 3,072).
     pub embedding_dimensions: Option<u32>,
 }
 
@@ -406,6 +408,15 @@ pub struct PipelineSettings {
     pub max_retries: u32,
     pub retry_base_ms: u64,
     pub request_timeout_ms: u64,
+    /// Two figures for one metric and period conflict (a CONTRADICTS edge, and the claim goes to
+    /// debate whatever its coverage, paper §3.5) when they differ by more than their printed
+    /// rounding plus this share of the larger. Scales are read first: "$1.2 billion" and "1,200"
+    /// in millions are one figure. Not in the paper, which names the rule but no tolerance.
+    pub conflict_tolerance: f64,
+    /// A ratio computed from two cited figures meets a RATIO_IDENTITY claim's stated value when
+    /// they differ by no more than the stated figure's printed rounding plus this share (paper
+    /// §3.5 constraint node). Not in the paper.
+    pub ratio_tolerance: f64,
 }
 
 impl Default for PipelineSettings {
@@ -425,6 +436,8 @@ impl Default for PipelineSettings {
             max_retries: 3,
             retry_base_ms: 500,
             request_timeout_ms: 60_000,
+            conflict_tolerance: 0.005,
+            ratio_tolerance: 0.005,
         }
     }
 }
@@ -531,6 +544,8 @@ impl Settings {
             ("pipeline.custody_threshold", p.custody_threshold),
             ("pipeline.entailment_threshold", p.entailment_threshold),
             ("pipeline.strong_support_threshold", p.strong_support_threshold),
+            ("pipeline.conflict_tolerance", p.conflict_tolerance),
+            ("pipeline.ratio_tolerance", p.ratio_tolerance),
         ] {
             if !(0.0..=1.0).contains(&v) {
                 return Err(format!("{name} must be between 0 and 1 (got {v})"));

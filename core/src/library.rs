@@ -446,8 +446,10 @@ impl Library {
                     Err(error) => FromWorker::Failed { id, error },
                 });
             }
-            ToWorker::Search { id, query, k, modality, settings, exact } => {
-                let q = self.embedder.embed_query(&query, self.corpus.term_stats(&self.embedder));
+            ToWorker::Search { id, query, k, modality, settings, exact, dense } => {
+                // HyDE (spec §8.6): the passage is embedded, the query's terms score lexically.
+                let dense_text = dense.as_deref().unwrap_or(&query);
+                let q = self.embedder.embed_query(dense_text, self.corpus.term_stats(&self.embedder));
                 let (hits, index) = self.corpus.search_traced(&q, &query, k, modality, &settings, !exact);
                 self.retrieval = settings;
                 emit(FromWorker::Hits { id, hits, index });
@@ -622,6 +624,32 @@ mod tests {
     }
 
     #[test]
+    fn hyde_search_in_the_worker_embeds_the_passage_and_scores_the_question_lexically() {
+        let Some(bytes) = amcor() else { return };
+        let mut lib = Library::new();
+        lib.handle(ToWorker::Ingest { id: 1, name: "amcor.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        let (q, passage) = ("Which notes does the supplemental indenture guarantee?", "Amcor plc fully and unconditionally guarantees the senior notes issued by Amcor Finance.");
+        let ask = |lib: &mut Library, query: &str, dense: Option<&str>| -> Vec<crate::corpus::Hit> {
+            let mut out = vec![];
+            let m = ToWorker::Search { id: 2, query: query.into(), k: 5, modality: None, settings: Default::default(), exact: true, dense: dense.map(str::to_string) };
+            lib.handle(m, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::Hits { hits, .. }) => hits,
+                other => panic!("{other:?}"),
+            }
+        };
+        let hyde = ask(&mut lib, q, Some(passage));
+        // The same as the core search with the passage's vector and the question's text.
+        let v = lib.embedder.embed_query(passage, lib.corpus.term_stats(&lib.embedder));
+        let expected = lib.corpus.search_traced(&v, q, 5, None, &Default::default(), false).0;
+        let ids = |h: &[crate::corpus::Hit]| h.iter().map(|h| (h.doc.id.clone(), h.score)).collect::<Vec<_>>();
+        assert!(!hyde.is_empty());
+        assert_eq!(ids(&hyde), ids(&expected));
+        // Without a passage the query is embedded; appending the passage to it would change both parts.
+        assert_ne!(ids(&hyde), ids(&ask(&mut lib, &format!("{q}\n{passage}"), None)));
+    }
+
+    #[test]
     fn a_reloaded_library_answers_from_the_store_without_parsing_again() {
         let Some(bytes) = amcor() else { return };
         let name = "amcor.pdf".to_string();
@@ -639,7 +667,7 @@ mod tests {
         apply(&mut db, &mut lib);
         assert_eq!((sources.len(), notice, db.len(), lib.parsed), (1, None, 1, 0));
         let mut out = vec![];
-        let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false };
+        let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false, dense: None };
         lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
         assert!(matches!(&out[0], FromWorker::Hits { hits, .. } if !hits.is_empty() && hits[0].doc.source == name));
         lib.handle(ToWorker::RenderPage { id: 3, source: name.clone(), page: 1, scale: 0.5, budget: Default::default() }, None, &|| 0.0, &mut |m| out.push(m));
@@ -744,7 +772,7 @@ mod tests {
         apply(&mut db, &mut lib);
         let search = |lib: &mut Library| {
             let mut out = vec![];
-            let q = ToWorker::Search { id: 4, query: "net sales trend".into(), k: 3, modality: Some(Modality::Chart), settings: Default::default(), exact: false };
+            let q = ToWorker::Search { id: 4, query: "net sales trend".into(), k: 3, modality: Some(Modality::Chart), settings: Default::default(), exact: false, dense: None };
             lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
             match out.pop() {
                 Some(FromWorker::Hits { hits, .. }) => hits,
@@ -813,7 +841,7 @@ mod tests {
         fresh.handle(ToWorker::Ingest { id: 1, name: "a.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
         let top = |lib: &mut Library| {
             let mut out = vec![];
-            let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false };
+            let q = ToWorker::Search { id: 2, query: "supplemental indenture guarantee".into(), k: 3, modality: None, settings: Default::default(), exact: false, dense: None };
             lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
             match out.pop() {
                 Some(FromWorker::Hits { hits, .. }) => hits.into_iter().map(|h| h.doc.id).collect::<Vec<_>>(),
@@ -838,7 +866,7 @@ mod tests {
 
     fn search(lib: &mut Library, query: &str, exact: bool) -> (Vec<String>, SearchPath) {
         let mut out = vec![];
-        let q = ToWorker::Search { id: 9, query: query.into(), k: 8, modality: None, settings: low(), exact };
+        let q = ToWorker::Search { id: 9, query: query.into(), k: 8, modality: None, settings: low(), exact, dense: None };
         lib.handle(q, None, &|| 0.0, &mut |m| out.push(m));
         match out.pop() {
             Some(FromWorker::Hits { hits, index, .. }) => (hits.into_iter().map(|h| h.doc.id).collect(), index),

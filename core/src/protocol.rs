@@ -26,6 +26,10 @@ pub enum ToWorker {
         settings: RetrievalSettings,
         #[serde(default)]
         exact: bool,
+        /// HyDE (spec §8.6): embed this passage for the dense part; `query` still gives the
+        /// lexical terms. None = embed the query.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dense: Option<String>,
     },
     /// The index per modality: vectors, and whether a graph is building, built or loaded.
     Index { id: u64 },
@@ -280,7 +284,7 @@ mod tests {
     }
     #[test]
     fn messages_round_trip_as_tagged_json() {
-        let m = ToWorker::Search { id: 7, query: "net sales".into(), k: 8, modality: Some(Modality::Table), settings: Default::default(), exact: false };
+        let m = ToWorker::Search { id: 7, query: "net sales".into(), k: 8, modality: Some(Modality::Table), settings: Default::default(), exact: false, dense: None };
         let s = serde_json::to_string(&m).unwrap();
         assert!(s.contains(r#""kind":"search""#));
         assert_eq!(serde_json::from_str::<ToWorker>(&s).unwrap(), m);

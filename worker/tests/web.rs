@@ -37,7 +37,7 @@ fn real_8k_is_indexed_and_searchable_inside_the_browser() {
     assert_eq!(progress as u32, info.pages, "one progress message per page");
 
     let q = "Amcor Finance USA guarantee notes supplemental indenture";
-    let replies = send(&mut lib, ToWorker::Search { id: 2, query: q.into(), k: 5, modality: Some(Modality::Text), settings: s.retrieval.clone(), exact: false }, None);
+    let replies = send(&mut lib, ToWorker::Search { id: 2, query: q.into(), k: 5, modality: Some(Modality::Text), settings: s.retrieval.clone(), exact: false, dense: None }, None);
     let hits = match &replies[0] {
         FromWorker::Hits { hits, .. } => hits.clone(),
         other => panic!("expected hits, got {other:?}"),
@@ -113,7 +113,7 @@ async fn a_reloaded_library_comes_back_from_indexeddb_without_parsing_or_embeddi
     assert_eq!((sources.len(), notice, lib.parsed), (1, None, 0));
     assert_eq!(sources[0].source, AMCOR_NAME);
     let q = "Amcor Finance USA guarantee notes supplemental indenture";
-    let r = send(&mut lib, ToWorker::Search { id: 2, query: q.into(), k: 5, modality: Some(Modality::Text), settings: s.retrieval.clone(), exact: false }, None);
+    let r = send(&mut lib, ToWorker::Search { id: 2, query: q.into(), k: 5, modality: Some(Modality::Text), settings: s.retrieval.clone(), exact: false, dense: None }, None);
     assert!(matches!(&r[0], FromWorker::Hits { hits, .. } if hits.first().is_some_and(|h| h.doc.text.to_lowercase().contains("amcor"))));
     let r = send(&mut lib, ToWorker::RenderPage { id: 3, source: AMCOR_NAME.into(), page: 1, scale: 0.5, budget: Default::default() }, None);
     assert!(matches!(&r[0], FromWorker::PageImage { png, .. } if png.starts_with(b"\x89PNG")));
@@ -202,7 +202,7 @@ const QUESTIONS: &[&str] = &[
 ];
 
 fn hits(lib: &mut Library, q: &str, s: &clair_core::config::RetrievalSettings, exact: bool) -> (Vec<String>, clair_core::retrieve::index::SearchPath) {
-    match send(lib, ToWorker::Search { id: 9, query: q.into(), k: 8, modality: None, settings: s.clone(), exact }, None).pop() {
+    match send(lib, ToWorker::Search { id: 9, query: q.into(), k: 8, modality: None, settings: s.clone(), exact, dense: None }, None).pop() {
         Some(FromWorker::Hits { hits, index, .. }) => (hits.into_iter().map(|h| h.doc.id).collect(), index),
         other => panic!("{other:?}"),
     }

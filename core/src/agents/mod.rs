@@ -124,15 +124,13 @@ pub struct Ctx<'a, 'c, T: Transport, S: Search> {
 }
 
 impl<T: Transport, S: Search> Ctx<'_, '_, T, S> {
-    /// Search, optionally HyDE-style (spec §8.6): the hypothetical passage is appended to the query
-    /// so dense similarity sees it while the query's own terms stay in it. (The `Search` trait takes
-    /// one string; a split dense/lexical query would need a trait extension.)
+    /// Search, optionally HyDE-style (spec §8.6): with a hypothetical passage the dense part of the
+    /// blend uses the passage and the lexical part the query alone (`Search::search_hyde`).
     pub async fn retrieve(&self, query: &str, k: usize, modality: Option<Modality>, hyde: Option<&str>) -> Result<Vec<Hit>, String> {
-        let q = match hyde {
-            Some(p) if !p.trim().is_empty() => format!("{query}\n{p}"),
-            _ => query.to_string(),
-        };
-        self.search.search(&q, k, modality).await
+        match hyde {
+            Some(p) if !p.trim().is_empty() => self.search.search_hyde(query, p, k, modality).await,
+            _ => self.search.search(query, k, modality).await,
+        }
     }
 
     /// The HyDE passage for a query, when that ablation is on (one call per claim / preview).
@@ -165,6 +163,43 @@ pub(crate) fn clean_opt(s: &Option<String>) -> Option<String> {
 mod tests {
     use super::*;
     use crate::corpus::Doc;
+
+    /// A transport no test here reaches (retrieval makes no model call).
+    struct NoModel;
+    impl Transport for NoModel {
+        async fn post_json(&self, _: &str, _: String, _: u64) -> Result<crate::llm::HttpReply, crate::llm::TransportError> {
+            Err(crate::llm::TransportError::Network("no model in this test".into()))
+        }
+        async fn sleep_ms(&self, _: u64) {}
+    }
+
+    /// Records what each search was asked: (lexical query, dense text).
+    #[derive(Default)]
+    struct Recorder(std::cell::RefCell<Vec<(String, String)>>);
+    impl Search for Recorder {
+        async fn search(&self, query: &str, _: usize, _: Option<Modality>) -> Result<Vec<Hit>, String> {
+            self.0.borrow_mut().push((query.into(), query.into()));
+            Ok(vec![])
+        }
+        async fn search_hyde(&self, query: &str, passage: &str, _: usize, _: Option<Modality>) -> Result<Vec<Hit>, String> {
+            self.0.borrow_mut().push((query.into(), passage.into()));
+            Ok(vec![])
+        }
+    }
+
+    #[test]
+    fn hyde_retrieval_keeps_the_question_for_lexical_terms_and_the_passage_for_dense_search() {
+        let (settings, t, search) = (Settings::paper(), NoModel, Recorder::default());
+        let client = LlmClient::new(&t, &settings);
+        let ctx = Ctx { question: "q", settings: &settings, client: &client, search: &search };
+        let q = "What was 3M's FY2018 capex?";
+        let passage = "3M spent $1,577 million on purchases of property, plant and equipment in 2018.";
+        futures::executor::block_on(ctx.retrieve(q, 6, Some(Modality::Table), Some(passage))).unwrap();
+        futures::executor::block_on(ctx.retrieve(q, 6, Some(Modality::Table), None)).unwrap();
+        futures::executor::block_on(ctx.retrieve(q, 6, Some(Modality::Table), Some("  "))).unwrap();
+        let asked = search.0.borrow().clone();
+        assert_eq!(asked, vec![(q.to_string(), passage.to_string()), (q.to_string(), q.to_string()), (q.to_string(), q.to_string())]);
+    }
 
     #[test]
     fn evidence_from_a_passage_keeps_its_section_and_printed_page() {

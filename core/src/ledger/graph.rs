@@ -201,7 +201,7 @@ impl Node {
                 _ => format!("{row_label} / {col_label} = {value}"),
             },
             NodeKind::DerivedMetric { metric, kind, earlier_period, later_period, formula, rendered, .. } => {
-                format!("{} of {metric} from {earlier_period} to {later_period}: {formula} = {rendered}", kind.label())
+                format!("{}: {formula} = {rendered}", crate::calc::heading(*kind, metric, earlier_period, later_period))
             }
             NodeKind::ChartRegion { description, .. } => description.clone(),
             NodeKind::ConstraintCheck { detail, .. } => detail.clone(),

@@ -294,7 +294,9 @@ impl<'a, T: Transport> LlmClient<'a, T> {
         let mut out = Vec::with_capacity(inputs.len());
         for batch in inputs.chunks(BATCH) {
             let clipped: Vec<String> = batch.iter().map(|t| clip_chars(t, MAX_CHARS)).collect();
-            let body = wire::embeddings_body(&s.models.embedding_model, &clipped, s.models.embedding_dimensions);
+            // `dimensions` only when configured: 0 or unset = the model's own size, and some servers
+            // (Ollama, llama.cpp) reject the field.
+            let body = wire::embeddings_body(&s.models.embedding_model, &clipped, s.models.embedding_dimensions.filter(|&d| d > 0));
             let mut tries = 0;
             let started = self.transport.now_ms();
             loop {

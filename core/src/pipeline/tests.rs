@@ -100,6 +100,9 @@ impl Search for Corpus {
     async fn search(&self, _query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         Ok(self.hits.iter().filter(|h| modality.is_none_or(|m| h.doc.modality == m)).take(k).cloned().collect())
     }
+    async fn search_hyde(&self, query: &str, _passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.search(query, k, modality).await
+    }
 }
 
 fn doc(id: &str, page: u32, modality: Modality, text: &str) -> Doc {

@@ -26,6 +26,7 @@ use crate::config::Modality;
 use crate::corpus::Doc;
 use crate::llm::{LlmClient, Transport};
 use std::collections::{BTreeMap, HashMap};
+use std::cell::Cell;
 
 /// What an index needs to know about the embedder that produced its vectors.
 pub trait Embedder {
@@ -611,24 +612,83 @@ const CONCEPTS: &[(&str, &[&str])] = &[
 // API embedder
 
 /// The OpenAI-compatible `/v1/embeddings` embedder: batching, retries and usage accounting are the
-/// `LlmClient`'s; this adds unit-length normalisation and a dimension check.
+/// `LlmClient`'s; this adds unit-length normalisation and the dimension rule.
+///
+/// Dimensions: a model's output size is whatever the server answers (OpenAI 3,072 or a shortened
+/// size, Ollama's nomic-embed-text 768, bge-m3 1,024, any llama.cpp or vLLM model its own). With
+/// `models.embedding_dimensions` unset (or 0) the size is learnt from the first response and the
+/// corpus keeps it (`Corpus::dims`, and the embedder name `api:<model>:<dims>`); every later
+/// response — more documents, a query — must match it. A mismatch is an error that names the
+/// setting to change, never a silently empty search.
 pub struct ApiEmbedder<'a, 'b, T: Transport> {
     client: &'b LlmClient<'a, T>,
-    dims: usize,
+    expected: Expected,
+    learnt: Cell<Option<usize>>,
+}
+
+/// Where the expected size comes from (it decides what the mismatch error tells the user).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expected {
+    /// Learn from the first response.
+    Learn,
+    /// `models.embedding_dimensions`, sent as `dimensions` in each request.
+    Setting(usize),
+    /// The vectors already in the corpus being extended or searched.
+    Corpus(usize),
 }
 
 impl<'a, 'b, T: Transport> ApiEmbedder<'a, 'b, T> {
-    /// `dims`: the model's output size (`embedding_dimensions` when set; 3,072 for
-    /// text-embedding-3-large).
-    pub fn new(client: &'b LlmClient<'a, T>, dims: usize) -> Self {
-        ApiEmbedder { client, dims }
+    /// For a new corpus: the size `models.embedding_dimensions` asks for, or (unset or 0) the
+    /// size of the model's first answer.
+    pub fn new(client: &'b LlmClient<'a, T>) -> Self {
+        let expected = match client.settings().models.embedding_dimensions {
+            Some(d) if d > 0 => Expected::Setting(d as usize),
+            _ => Expected::Learn,
+        };
+        ApiEmbedder { client, expected, learnt: Cell::new(None) }
     }
+
+    /// For an existing corpus of `dims`-dimensional vectors (adding documents, or searching it).
+    pub fn for_corpus(client: &'b LlmClient<'a, T>, dims: usize) -> Self {
+        ApiEmbedder { client, expected: Expected::Corpus(dims), learnt: Cell::new(None) }
+    }
+
+    fn check(&self, got: usize) -> Result<(), String> {
+        let model = &self.client.settings().models.embedding_model;
+        let want = match (self.expected, self.learnt.get()) {
+            (Expected::Setting(d) | Expected::Corpus(d), _) | (Expected::Learn, Some(d)) => d,
+            (Expected::Learn, None) => {
+                self.learnt.set(Some(got));
+                return Ok(());
+            }
+        };
+        if got == want {
+            return Ok(());
+        }
+        Err(match self.expected {
+            Expected::Setting(_) => format!(
+                "the embedding model `{model}` returned {got} dimensions, but models.embedding_dimensions asks for {want}: \
+                 clear models.embedding_dimensions to use the model's own size, or set it to {got}"
+            ),
+            Expected::Corpus(_) => format!(
+                "the embedding model `{model}` returned {got} dimensions, but this corpus holds {want}-dimensional vectors: \
+                 set models.embedding_dimensions = {want} if the model can shorten its output, use the model the corpus \
+                 was built with, or build a new corpus"
+            ),
+            Expected::Learn => format!(
+                "the embedding model `{model}` returned {got} dimensions after {want} for earlier texts: \
+                 set models.embedding_dimensions to the size you want the server to return"
+            ),
+        })
+    }
+
     pub async fn embed_batch(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
         let mut out = self.client.embed(texts).await?;
         for v in out.iter_mut() {
-            if v.len() != self.dims {
-                return Err(format!("the embedding model returned {} dimensions, expected {}", v.len(), self.dims));
+            if v.is_empty() {
+                return Err(format!("the embedding model `{}` returned an empty vector", self.client.settings().models.embedding_model));
             }
+            self.check(v.len())?;
             normalise(v);
         }
         Ok(out)
@@ -641,18 +701,14 @@ impl<'a, 'b, T: Transport> ApiEmbedder<'a, 'b, T> {
 
 impl<T: Transport> Embedder for ApiEmbedder<'_, '_, T> {
     fn name(&self) -> String {
-        format!("api:{}:{}", self.client.settings().models.embedding_model, self.dims)
+        format!("api:{}:{}", self.client.settings().models.embedding_model, self.dims())
     }
+    /// The expected size; 0 while it is still to be learnt from the first response.
     fn dims(&self) -> usize {
-        self.dims
-    }
-}
-
-/// Output size of an API embedding model when `dimensions` is not set.
-pub fn api_default_dims(model: &str) -> usize {
-    match model {
-        "text-embedding-3-small" | "text-embedding-ada-002" => 1536,
-        _ => 3072,
+        match self.expected {
+            Expected::Setting(d) | Expected::Corpus(d) => d,
+            Expected::Learn => self.learnt.get().unwrap_or(0),
+        }
     }
 }
 

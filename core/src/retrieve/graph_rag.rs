@@ -374,6 +374,9 @@ impl<S: Search> Search for WithGraph<'_, S> {
     async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         self.search.search(query, k, modality).await
     }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.search.search_hyde(query, passage, k, modality).await
+    }
     fn entity_graph(&self) -> Option<&EntityGraph> {
         Some(self.graph)
     }

@@ -28,6 +28,12 @@ use crate::corpus::Hit;
 #[allow(async_fn_in_trait)]
 pub trait Search {
     async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String>;
+
+    /// HyDE (spec §8.6 HyDE bullet; `ablations.hyde`): the dense pool and the dense part of the
+    /// blend come from `passage` (a hypothetical answer), the lexical part from `query`'s own
+    /// terms — the passage may invent figures and words, and lexical overlap must not reward them.
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String>;
+
     /// The corpus's entity graph, when one was extracted at indexing (Graph-RAG baseline).
     fn entity_graph(&self) -> Option<&graph_rag::EntityGraph> {
         None
@@ -44,6 +50,11 @@ pub struct LocalSearch<'a> {
 impl LocalSearch<'_> {
     /// Synchronous form of `Search::search`.
     pub fn search_now(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.search_split(query, query, k, modality)
+    }
+
+    /// Dense similarity to `dense_text`, lexical overlap with `query` (`Search::search_hyde`).
+    pub fn search_split(&self, query: &str, dense_text: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         if self.corpus.embedder != self.embedder.name() {
             return Err(format!(
                 "the corpus was embedded with `{}`, not `{}`: search it with the same embedder or ingest again",
@@ -51,7 +62,7 @@ impl LocalSearch<'_> {
                 self.embedder.name()
             ));
         }
-        let q = self.embedder.embed_query(query, self.corpus.term_stats(self.embedder));
+        let q = self.embedder.embed_query(dense_text, self.corpus.term_stats(self.embedder));
         Ok(self.corpus.search(&q, query, k, modality, self.settings))
     }
 }
@@ -59,6 +70,9 @@ impl LocalSearch<'_> {
 impl Search for LocalSearch<'_> {
     async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         self.search_now(query, k, modality)
+    }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.search_split(query, passage, k, modality)
     }
 }
 

@@ -356,3 +356,32 @@ fn outline_sections_are_embedded_with_the_text_and_sections_read_from_headings_a
     assert!(inputs[0].starts_with("Results of Operations\n"), "{}", inputs[0]);
     assert!(!inputs[1].contains("Results of Operations"), "{}", inputs[1]);
 }
+
+#[test]
+fn hyde_scores_lexical_overlap_with_the_question_and_dense_similarity_with_the_passage() {
+    use super::lexical::{lexical_score, terms};
+    let (c, e) = corpus_of(filing());
+    let s = RetrievalSettings::default();
+    let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+    let q = "What was the FY2022 capex?";
+    // A hypothetical passage (spec §8.6: it may invent figures) full of words other documents hold.
+    let passage = "Purchases of property, plant and equipment rose; total assets, net sales and operating leases grew in fiscal 2022.";
+    let hits = futures::executor::block_on(ls.search_hyde(q, passage, 7, None)).unwrap();
+    assert_eq!(hits.len(), 7);
+    let dense = e.embed_query(passage, c.term_stats(&e));
+    let pool = c.pool(&dense, c.docs.len(), None);
+    let (question, appended) = (terms(q), terms(&format!("{q}\n{passage}")));
+    let mut appended_differs = false;
+    for h in &hits {
+        let i = c.docs.iter().position(|d| d.id == h.doc.id).unwrap();
+        let d = pool.iter().find(|p| p.0 == i).unwrap().1;
+        // Lexical part: the plain question's terms, as if HyDE were off; dense part: the passage.
+        let expected = s.dense_weight / (1.0 + d.max(0.0) as f64) + s.lexical_weight * lexical_score(&question, &h.doc.text);
+        assert!((h.score - expected).abs() < 1e-9, "{}: {} vs {expected}", h.doc.id, h.score);
+        appended_differs |= lexical_score(&appended, &h.doc.text) != lexical_score(&question, &h.doc.text);
+    }
+    assert!(appended_differs, "the passage's own words would have changed the lexical scores");
+    // Without a passage the same question gives the same lexical terms, with its own dense pool.
+    let plain = ls.search_now(q, 7, None).unwrap();
+    assert_eq!(plain.len(), 7);
+}

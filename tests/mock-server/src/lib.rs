@@ -116,6 +116,9 @@ pub struct Options {
     pub faults: Vec<Fault>,
     /// Worker threads (default 8).
     pub workers: usize,
+    /// The embedding model's own output size, answered when a request names no `dimensions`
+    /// (Ollama's nomic-embed-text gives 768, bge-m3 1,024); None = `DEFAULT_DIMENSIONS`.
+    pub embedding_dimensions: Option<usize>,
 }
 
 struct State {
@@ -125,6 +128,7 @@ struct State {
     startup_key: Option<String>,
     ids: AtomicU64,
     vision_calls: AtomicU64,
+    embedding_dimensions: usize,
 }
 
 /// A running server. Dropping it stops accepting requests.
@@ -149,6 +153,7 @@ impl MockServer {
             log: Mutex::new(vec![]),
             require_key: Mutex::new(opts.require_key.clone()),
             startup_key: opts.require_key.clone(),
+            embedding_dimensions: opts.embedding_dimensions.filter(|&d| d > 0).unwrap_or(DEFAULT_DIMENSIONS),
             ids: AtomicU64::new(0),
             vision_calls: AtomicU64::new(0),
         });
@@ -689,7 +694,7 @@ fn embeddings(state: &Arc<State>, body: &str) -> (Reply, Option<String>, Option<
         return bad("'input' must not be empty.".into());
     }
     let dim = match v.get("dimensions") {
-        None | Some(Value::Null) => DEFAULT_DIMENSIONS,
+        None | Some(Value::Null) => state.embedding_dimensions,
         Some(d) => match d.as_u64() {
             Some(d) if (1..=8192).contains(&d) => d as usize,
             _ => return bad("'dimensions' must be an integer between 1 and 8192.".into()),

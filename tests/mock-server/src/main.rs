@@ -1,4 +1,5 @@
-//! `clair-mock-server [--port N] [--host 127.0.0.1] [--require-key K] [--fault MODE[:ROLE[:COUNT]]]...`
+//! `clair-mock-server [--port N] [--host 127.0.0.1] [--require-key K] [--fault MODE[:ROLE[:COUNT]]]...
+//!   [--embedding-dimensions N]`
 //!
 //! Prints exactly one line to stdout, `mock listening on http://127.0.0.1:PORT`, then serves until
 //! killed. Port 0 (the default) picks a free port.
@@ -6,7 +7,8 @@
 use clair_mock_server::{Fault, MockServer, Options};
 use std::io::Write;
 
-const USAGE: &str = "usage: clair-mock-server [--port N] [--host 127.0.0.1] [--require-key KEY] [--fault MODE[:ROLE[:COUNT]]]...
+const USAGE: &str = "usage: clair-mock-server [--port N] [--host 127.0.0.1] [--require-key KEY] [--fault MODE[:ROLE[:COUNT]]]... [--embedding-dimensions N]
+  N: the embedding size answered when a request names no `dimensions` (default 256)
   MODE: 429 | 500 | slow | timeout | malformed | truncate | schema | vision_disagree
   ROLE: a json_schema name (planner, entailment, ...), embeddings, models, or empty/* for any
   Admin API at /__admin (faults, reset, key, requests): see tests/mock-server/README.md";
@@ -32,6 +34,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--host" => o.host = value()?,
             "--require-key" => o.require_key = Some(value()?),
             "--fault" => o.faults.push(Fault::parse_cli(&value()?)?),
+            "--embedding-dimensions" => {
+                o.embedding_dimensions = Some(value()?.parse().map_err(|_| "--embedding-dimensions must be a number".to_string())?)
+            }
             "--workers" => o.workers = value()?.parse().map_err(|_| "--workers must be a number".to_string())?,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
