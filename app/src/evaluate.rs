@@ -1,7 +1,7 @@
 //! The Evaluate view (issue 8 item 5): a dataset file (FinanceBench / BB-FinQA-X / generic JSONL)
 //! run under chosen configurations over the documents in the library, with progress, the results
 //! table (the paper's Tables 2–3 side by side) and the plots, all computed by `clair_core::eval`
-//! exactly as `clair eval` computes them. Results are kept in `localStorage` under the dataset's
+//! exactly as `clair eval` computes them, RAGAS's four scores of Table 2 included. Results are kept in `localStorage` under the dataset's
 //! fingerprint after every question, so a stopped or reloaded evaluation continues where it stopped.
 //!
 //! Retrieval scope: a row that names a document (`doc_name`) is answered from that PDF only, as the
@@ -14,8 +14,10 @@ use clair_core::corpus::Hit;
 use clair_core::eval::dataset::{self, Item};
 use clair_core::eval::outcome::{self, QuestionResult};
 use clair_core::eval::{self as ev, report};
+use clair_core::eval::ragas;
+use clair_core::export::Totals;
 use clair_core::llm::LlmClient;
-use clair_core::retrieve::Search;
+use clair_core::retrieve::{ApiEmbedder, OfflineEmbedder, Search};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;
@@ -116,8 +118,23 @@ async fn evaluate(config: &str, item: &Item, base: &Settings, judge_s: &Settings
         return QuestionResult::failed(config, item, format!("judge: {f}"), latency_ms);
     }
     r.latency_ms = latency_ms;
-    // Spec §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run.
-    r.retrieved_pages = search.search(&item.question, K, None).await.map(|h| h.iter().map(|h| h.doc.page).collect()).unwrap_or_default();
+    // Spec §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run
+    // (the Hierarchical and Graph-RAG rows take it with their own retrieval, as `clair eval` does).
+    let hits = match clair_core::pipeline::single_pass_retrieval(&item.question, &s, &search, K).await {
+        Ok(Some(h)) => h,
+        _ => search.search(&item.question, K, None).await.unwrap_or_default(),
+    };
+    r.retrieved_pages = hits.iter().map(|h| h.doc.page).collect();
+    // Table 2: RAGAS's four scores, answer relevancy embedded with the API embedding model when a
+    // key is set (issue 38 item 7), else with the offline embedder.
+    let contexts: Vec<String> = hits.iter().map(|h| h.doc.text.clone()).collect();
+    let input = ragas::RagasInput { question: &item.question, answer: &run.answer.text, contexts: &contexts, reference: &item.answer };
+    r.ragas = Some(if key.trim().is_empty() {
+        ragas::score(&input, &judge, &OfflineEmbedder::default(), s.ragas.relevancy_questions).await
+    } else {
+        ragas::score(&input, &judge, &ApiEmbedder::new(&judge), s.ragas.relevancy_questions).await
+    });
+    r.eval_totals = Totals::of(&judge.records());
     r
 }
 
@@ -306,6 +323,8 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
                             <td>{report::f3(a.faithfulness_rate)}</td><td>{report::f3(a.debate_utilization)}</td>
                             <td>{report::f3(a.aea_impact)}</td><td>{report::f3(a.hri.auroc_incorrect)}</td>
                             <td>{report::f3(a.retrieval.hit_at_k)}</td><td>{report::f3(a.retrieval.mrr)}</td>
+                            <td class="ragas">{report::f3(c.ragas.faithfulness)}</td><td class="ragas">{report::f3(c.ragas.answer_relevancy)}</td>
+                            <td class="ragas">{report::f3(c.ragas.context_precision)}</td><td class="ragas">{report::f3(c.ragas.context_recall)}</td>
                             <td>{format!("${:.4}", a.cost.run_cost_usd + a.cost.eval_cost_usd)}</td>
                         </tr>
                     }
@@ -324,13 +343,16 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
                 view! {
                     <div class="eval-results">
                         <table id="eval-results" class="eval-table">
-                            <caption>{format!("{} · {} question(s) · Hit@{} over gold evidence pages", s.dataset, s.questions, s.k)}</caption>
+                            <caption>{format!("{} · {} question(s) · Hit@{} over gold evidence pages · RAGAS embedder: {}", s.dataset, s.questions, s.k, if s.embedder.is_empty() { "–" } else { s.embedder.as_str() })}</caption>
                             <thead><tr>
                                 <th scope="col">"Configuration"</th><th scope="col">"n"</th><th scope="col">"Failed"</th>
                                 <th scope="col">"Correct"</th><th scope="col">"Partial"</th><th scope="col">"Incorrect"</th><th scope="col">"Abstained"</th>
                                 <th scope="col">"Exact correctness"</th><th scope="col">"Coverage"</th><th scope="col">"Faithfulness"</th>
                                 <th scope="col">"Debate utilization"</th><th scope="col">"AEA impact"</th><th scope="col">"HRI AUROC"</th>
-                                <th scope="col">{format!("Hit@{}", s.k)}</th><th scope="col">"MRR"</th><th scope="col">"Cost"</th>
+                                <th scope="col">{format!("Hit@{}", s.k)}</th><th scope="col">"MRR"</th>
+                                <th scope="col" title="RAGAS faithfulness (Table 2)">"RAGAS Faith."</th><th scope="col" title="RAGAS answer relevancy">"Ans. Rel."</th>
+                                <th scope="col" title="RAGAS context precision">"Ctx. Prec."</th><th scope="col" title="RAGAS context recall">"Ctx. Recall"</th>
+                                <th scope="col">"Cost"</th>
                             </tr></thead>
                             <tbody>{rows}</tbody>
                         </table>

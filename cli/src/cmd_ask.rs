@@ -55,10 +55,10 @@ fn settings(a: &Args) -> Result<Settings, String> {
 }
 
 /// Search an API-embedded corpus: embed the query with the same model, then the usual blend.
-struct ApiSearch<'a, 'b, 'c, T: Transport> {
-    corpus: &'a Corpus,
-    embedder: ApiEmbedder<'b, 'c, T>,
-    settings: &'a RetrievalSettings,
+pub(crate) struct ApiSearch<'a, 'b, 'c, T: Transport> {
+    pub(crate) corpus: &'a Corpus,
+    pub(crate) embedder: ApiEmbedder<'b, 'c, T>,
+    pub(crate) settings: &'a RetrievalSettings,
 }
 
 impl<T: Transport> Search for ApiSearch<'_, '_, '_, T> {

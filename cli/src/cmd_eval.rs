@@ -1,14 +1,22 @@
 //! `clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
-//!            [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]`
+//!            [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
+//!            [--embedder offline|api [--dims N]] [--no-ragas] [--graph-estimate]`
 //!
 //! Runs every question of DATASET (FinanceBench / BB-FinQA-X / generic JSONL, see
 //! `clair_core::eval::dataset`) under each configuration, scores it (`eval::outcome::score`) and
 //! writes the report (`eval::report::files`) into DIR. Configurations are named ablations (`full`,
-//! `no_terminal_audit`, `no_arc`, `no_aea`, `no_cocv`, `vanilla_rag`, `hyde`, `fixed_rounds`, or
-//! `paper` for all rows of Tables 2–3) or settings files; default `full`.
+//! `no_terminal_audit`, `no_arc`, `no_aea`, `no_cocv`, `vanilla_rag`, `hyde`, `hierarchical_rag`,
+//! `graph_rag`, `fixed_rounds`, or `paper` for the nine rows of Table 2) or settings files; default `full`.
 //!
-//! Per-document corpora are built on the fly with the offline embedder from `--pdfs DIR/<doc>.pdf`
-//! (default: `pdfs/` next to the dataset) and cached in `DIR/corpora/`. Questions without a
+//! Per-document corpora are built on the fly from `--pdfs DIR/<doc>.pdf` (default: `pdfs/` next to
+//! the dataset) and cached in `DIR/corpora/`, embedded with the API embedding model
+//! (`models.embedding_model`, the paper's text-embedding-3-large) when OPENAI_API_KEY is set, else
+//! with the offline embedder (`--embedder` chooses); the same embedder embeds RAGAS's answer
+//! relevancy, and the report names it. Every answered question gets RAGAS's four scores
+//! (`eval::ragas`; `--no-ragas` skips those judge calls). A `graph_rag` configuration extracts each
+//! document's entity graph first (`graph_extraction`, one call per chunk, cached in
+//! `DIR/corpora/<doc>.graph.json`, the cost printed before any call; `--graph-estimate` prints the
+//! estimate and stops). Questions without a
 //! document use `--corpus`. Each scored question is appended to `DIR/results.jsonl` as soon as it is
 //! done, and its run export written to `DIR/runs/<config>/<id>.json`; an interrupted evaluation
 //! continues where it stopped (questions already in `results.jsonl` are skipped; failed runs are
@@ -27,15 +35,21 @@ use clair_core::eval::outcome::{self, QuestionResult};
 use clair_core::eval::{self as ev, report};
 use clair_core::llm::LlmClient;
 use clair_core::pipeline;
+use clair_core::eval::ragas::{self, TextEmbedder};
+use clair_core::export::Totals;
 use clair_core::retrieve::embed::embedding_inputs;
-use clair_core::retrieve::{Corpus, Embedder, LocalSearch, OfflineEmbedder};
+use clair_core::retrieve::graph_rag::{self, EntityGraph, GraphCache, WithGraph};
+use clair_core::retrieve::{ApiEmbedder, Corpus, Embedder, LocalSearch, OfflineEmbedder, Search};
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const USAGE: &str = "usage: clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME] [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
-  NAME: full, no_terminal_audit, no_arc, no_aea, no_cocv, vanilla_rag, hyde, fixed_rounds, or `paper` (Tables 2–3 rows)";
+const USAGE: &str = "usage: clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
+                  [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
+                  [--embedder offline|api [--dims N]] [--no-ragas] [--graph-estimate]
+  NAME: full, no_terminal_audit, no_arc, no_aea, no_cocv, vanilla_rag, hyde, hierarchical_rag, graph_rag, fixed_rounds,
+        or `paper` (the nine rows of Table 2)";
 
 /// Consecutive failed runs after which the evaluation stops (an unreachable endpoint, a bad key):
 /// what was scored is kept and the next invocation resumes.
@@ -53,10 +67,16 @@ struct Opts {
     pdfs: Option<PathBuf>,
     corpus: Option<PathBuf>,
     k: usize,
+    /// `api` or `offline`; None = api when a key is set.
+    embedder: Option<String>,
+    /// `dimensions` for the API embedding model.
+    dims: Option<u32>,
+    ragas: bool,
+    graph_estimate: bool,
 }
 
 fn parse(raw: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { dataset: String::new(), out: PathBuf::new(), configs: vec![], limit: None, base_url: None, model: None, judge_base_url: None, judge_model: None, pdfs: None, corpus: None, k: 8 };
+    let mut o = Opts { dataset: String::new(), out: PathBuf::new(), configs: vec![], limit: None, base_url: None, model: None, judge_base_url: None, judge_model: None, pdfs: None, corpus: None, k: 8, embedder: None, dims: None, ragas: true, graph_estimate: false };
     let (mut dataset, mut out) = (None, None);
     let mut it = raw.iter();
     while let Some(a) = it.next() {
@@ -72,6 +92,10 @@ fn parse(raw: &[String]) -> Result<Opts, String> {
             "--judge-model" => o.judge_model = Some(value()?),
             "--pdfs" => o.pdfs = Some(value()?.into()),
             "--corpus" => o.corpus = Some(value()?.into()),
+            "--embedder" => o.embedder = Some(value()?).filter(|e| e == "api" || e == "offline").ok_or("--embedder is `offline` or `api`")?.into(),
+            "--dims" => o.dims = Some(value()?.parse().ok().filter(|d| *d > 0).ok_or("--dims needs a positive number")?),
+            "--no-ragas" => o.ragas = false,
+            "--graph-estimate" => o.graph_estimate = true,
             s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
             s if dataset.is_none() => dataset = Some(s.to_string()),
             s => return Err(format!("unexpected argument `{s}`\n{USAGE}")),
@@ -90,6 +114,9 @@ fn with_endpoint(mut s: Settings, o: &Opts) -> Result<Settings, String> {
     }
     if let Some(m) = &o.model {
         s.models.chat_model = m.clone();
+    }
+    if let Some(d) = o.dims {
+        s.models.embedding_dimensions = Some(d);
     }
     s.validate()?;
     Ok(s)
@@ -165,13 +192,22 @@ fn append(path: &Path, r: &QuestionResult) -> Result<(), String> {
     f.write_all(format!("{line}\n").as_bytes()).and_then(|_| f.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// The offline-embedded corpus of one PDF, cached in `DIR/corpora/<doc>.corpus`.
-fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings) -> Result<Corpus, String> {
+/// Does a cached corpus hold this evaluation's vectors? The API model's size is learnt from its
+/// first answer when `models.embedding_dimensions` is unset, so any size of that model matches then.
+fn same_embedder(c: &Corpus, s: &Settings, api: bool) -> bool {
+    if api {
+        c.embedder.starts_with(&format!("api:{}:", s.models.embedding_model)) && s.models.embedding_dimensions.is_none_or(|d| c.dims == d as usize)
+    } else {
+        c.embedder == OfflineEmbedder::default().name()
+    }
+}
+
+/// The corpus of one PDF, embedded with this evaluation's embedder, cached in `DIR/corpora/<doc>.corpus`.
+fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings, api: bool, key: &Option<String>) -> Result<Corpus, String> {
     let file = cache.join(format!("{}.corpus", report::slug(doc)));
-    let e = OfflineEmbedder::default();
     if let Ok(b) = std::fs::read(&file) {
         match Corpus::from_bytes(&b) {
-            Ok(c) if c.embedder == e.name() => return Ok(c),
+            Ok(c) if same_embedder(&c, s, api) => return Ok(c),
             Ok(_) => eprintln!("{}: other embedder, rebuilding", file.display()),
             Err(err) => eprintln!("{}: {err}; rebuilding", file.display()),
         }
@@ -182,38 +218,132 @@ fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings) -> Result<Corp
     let ex = clair_core::ingest::extract_on_threads(bytes, &format!("{doc}.pdf"), &s.ingest, crate::reading_threads());
     let docs = clair_core::ingest::documents(&ex, &s.ingest);
     let inputs = embedding_inputs(&docs);
-    let vectors = e.embed_documents(&inputs);
-    let mut c = Corpus::new(e.name(), e.dims());
-    let n = docs.len();
-    c.add(docs, vectors)?;
+    let c = if api {
+        let tr = NativeTransport::new(&s.models.base_url, key.clone());
+        let client = LlmClient::new(&tr, s);
+        let e = ApiEmbedder::new(&client);
+        let vectors = futures::executor::block_on(e.embed_batch(&inputs)).map_err(|err| format!("embedding {doc}: {err}"))?;
+        let mut c = Corpus::new(e.name(), e.dims());
+        c.add(docs, vectors)?;
+        c
+    } else {
+        let e = OfflineEmbedder::default();
+        let vectors = e.embed_documents(&inputs);
+        let mut c = Corpus::new(e.name(), e.dims());
+        c.add(docs, vectors)?;
+        c
+    };
+    c.term_stats(&OfflineEmbedder::new(c.dims));
+    let n = c.len();
     std::fs::write(&file, c.to_bytes()).map_err(|err| format!("cannot write {}: {err}", file.display()))?;
-    eprintln!("indexed {doc}: {n} documents in {:.1} s", t.elapsed().as_secs_f64());
+    eprintln!("indexed {doc}: {n} documents ({}) in {:.1} s", c.embedder, t.elapsed().as_secs_f64());
     Ok(c)
 }
 
-/// Run one question under one configuration and score it.
-fn evaluate(name: &str, item: &Item, s: &Settings, judge_s: &Settings, corpus: &Corpus, k: usize, keys: &(Option<String>, Option<String>)) -> (QuestionResult, Option<String>) {
+/// The entity graph of one corpus for the Graph-RAG row (`graph_extraction` per chunk, answers
+/// cached in `graph_cache`). The estimate is printed before any call; `estimate_only` stops there.
+fn graph_for(label: &str, corpus: &Corpus, graph_cache: &Path, s: &Settings, key: &Option<String>, estimate_only: bool) -> Result<Option<EntityGraph>, String> {
+    let mut cache = match std::fs::read_to_string(graph_cache) {
+        Ok(t) => GraphCache::from_json(&t).map_err(|e| format!("{}: {e}", graph_cache.display()))?,
+        Err(_) => GraphCache::default(),
+    };
+    let docs = &corpus.docs;
+    let e = graph_rag::estimate(docs, &cache, s);
+    eprintln!(
+        "graph extraction for {label}: {} chunk(s), {} cached, {} call(s) to make with {}: ≈ {} input tokens, ≤ {} output tokens, ≤ {}",
+        e.chunks,
+        e.cached,
+        e.calls,
+        s.models.chat_model,
+        e.input_tokens,
+        e.max_output_tokens,
+        e.max_cost_usd.map(|c| format!("${c:.4}")).unwrap_or_else(|| "unpriced model".into())
+    );
+    if estimate_only {
+        return Ok(None);
+    }
+    if e.calls > 0 {
+        let t = NativeTransport::new(&s.models.base_url, key.clone());
+        let (failures, spent) = futures::executor::block_on(graph_rag::extract(docs, &mut cache, &t, s));
+        std::fs::write(graph_cache, cache.to_json()).map_err(|err| format!("cannot write {}: {err}", graph_cache.display()))?;
+        eprintln!("graph extraction for {label}: {} call(s), {} failed, ${:.4}", spent.calls, failures.len(), spent.cost_usd);
+        for f in failures.iter().take(3) {
+            eprintln!("  {f}");
+        }
+        if !failures.is_empty() && failures.len() == e.calls {
+            return Err(format!("graph extraction for {label}: every call failed (first: {})", failures[0]));
+        }
+    }
+    Ok(Some(EntityGraph::build(docs, &cache)))
+}
+
+/// Run one question under one configuration and score it (correctness, faithfulness and RAGAS by the
+/// judge's endpoint and model), with the search and RAGAS embedder that match the corpus's embedder.
+#[allow(clippy::too_many_arguments)]
+fn evaluate(name: &str, item: &Item, s: &Settings, judge_s: &Settings, corpus: &Corpus, graph: Option<&EntityGraph>, k: usize, keys: &(Option<String>, Option<String>), with_ragas: bool) -> (QuestionResult, Option<String>) {
     let (key, judge_key) = keys;
-    let e = OfflineEmbedder::new(corpus.dims);
-    let search = LocalSearch { corpus, embedder: &e, settings: &s.retrieval };
     let t = NativeTransport::new(&s.models.base_url, key.clone());
     let client = LlmClient::new(&t, s);
+    let jt = NativeTransport::new(&judge_s.models.base_url, judge_key.clone());
+    let judge = LlmClient::new(&jt, judge_s);
+    if corpus.embedder.starts_with("api:") {
+        let search = crate::cmd_ask::ApiSearch { corpus, embedder: ApiEmbedder::for_corpus(&client, corpus.dims), settings: &s.retrieval };
+        // Answer relevancy embeds with the run's embedding model at the run's endpoint (item 7).
+        let e = ApiEmbedder::for_corpus(&client, corpus.dims);
+        match graph {
+            Some(g) => evaluate_with(name, item, s, &client, &judge, &WithGraph { search, graph: g }, &e, k, with_ragas),
+            None => evaluate_with(name, item, s, &client, &judge, &search, &e, k, with_ragas),
+        }
+    } else {
+        let e = OfflineEmbedder::new(corpus.dims);
+        let search = LocalSearch { corpus, embedder: &e, settings: &s.retrieval };
+        match graph {
+            Some(g) => evaluate_with(name, item, s, &client, &judge, &WithGraph { search, graph: g }, &e, k, with_ragas),
+            None => evaluate_with(name, item, s, &client, &judge, &search, &e, k, with_ragas),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn evaluate_with<S: Search, E: TextEmbedder>(
+    name: &str,
+    item: &Item,
+    s: &Settings,
+    client: &LlmClient<'_, NativeTransport>,
+    judge: &LlmClient<'_, NativeTransport>,
+    search: &S,
+    embedder: &E,
+    k: usize,
+    with_ragas: bool,
+) -> (QuestionResult, Option<String>) {
     let started = Instant::now();
-    let run = futures::executor::block_on(pipeline::run(&item.question, s, &client, &search, &mut |_e: pipeline::ProgressEvent| {}));
+    let run = futures::executor::block_on(pipeline::run(&item.question, s, client, search, &mut |_e: pipeline::ProgressEvent| {}));
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
     let run = match run {
         Ok(r) => r,
         Err(err) => return (QuestionResult::failed(name, item, err, latency_ms), None),
     };
-    let jt = NativeTransport::new(&judge_s.models.base_url, judge_key.clone());
-    let judge = LlmClient::new(&jt, judge_s);
-    let mut r = futures::executor::block_on(outcome::score(name, item, &run, &judge));
+    let mut r = futures::executor::block_on(outcome::score(name, item, &run, judge));
     if let Some(f) = judge.fatal_error() {
         return (QuestionResult::failed(name, item, format!("judge: {f}"), latency_ms), Some(run.to_json()));
     }
     r.latency_ms = latency_ms;
-    // §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run.
-    r.retrieved_pages = search.search_now(&item.question, k, None).map(|hits| hits.iter().map(|h| h.doc.page).collect()).unwrap_or_default();
+    // §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run; the
+    // Hierarchical and Graph-RAG rows take it with their own retrieval (as the reference did).
+    let snapshot = futures::executor::block_on(async {
+        match pipeline::single_pass_retrieval(&item.question, s, search, k).await? {
+            Some(hits) => Ok(hits),
+            None => search.search(&item.question, k, None).await,
+        }
+    });
+    let hits = snapshot.unwrap_or_default();
+    r.retrieved_pages = hits.iter().map(|h| h.doc.page).collect();
+    if with_ragas {
+        let contexts: Vec<String> = hits.iter().map(|h| h.doc.text.clone()).collect();
+        let input = ragas::RagasInput { question: &item.question, answer: &run.answer.text, contexts: &contexts, reference: &item.answer };
+        r.ragas = Some(futures::executor::block_on(ragas::score(&input, judge, embedder, s.ragas.relevancy_questions)));
+        r.eval_totals = Totals::of(&judge.records());
+    }
     (r, Some(run.to_json()))
 }
 
@@ -234,6 +364,14 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     let base = with_endpoint(Settings::paper(), &o)?;
     let judge_s = judge_settings(&base, &o)?;
     let configs = configurations(&o, &base)?;
+    let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
+    // Item 7: the API embedding model when a key is there (or asked for), the offline one otherwise.
+    let api = match o.embedder.as_deref() {
+        Some("api") => true,
+        Some(_) => false,
+        None => key.is_some(),
+    };
+    let wants_graph = configs.iter().any(|(_, _, s)| s.ablations.graph_rag);
     let pdfs = o.pdfs.clone().unwrap_or_else(|| Path::new(&o.dataset).parent().unwrap_or(Path::new(".")).join("pdfs"));
     let corpora_dir = o.out.join("corpora");
     for d in [&o.out, &corpora_dir] {
@@ -246,19 +384,31 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     let results_path = o.out.join("results.jsonl");
     let mut results = load_results(&results_path);
     let done: BTreeSet<(String, String)> = results.iter().map(|r| (r.config.clone(), r.item_id.clone())).collect();
-    let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
     let judge_key = std::env::var("CLAIR_JUDGE_API_KEY").ok().filter(|k| !k.trim().is_empty()).or_else(|| key.clone());
-    let keys = (key, judge_key);
+    let keys = (key.clone(), judge_key);
     let shared = match &o.corpus {
         Some(p) => Some(Corpus::from_bytes(&std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?).map_err(|e| format!("{}: {e}", p.display()))?),
         None => None,
     };
 
+    let shared_graph = match (&shared, &o.corpus) {
+        (Some(c), Some(p)) if wants_graph => graph_for(&p.display().to_string(), c, &PathBuf::from(format!("{}.graph.json", p.display())), &base, &key, o.graph_estimate)?,
+        _ => None,
+    };
+    if o.graph_estimate {
+        let docs: BTreeSet<&str> = items.iter().filter_map(|i| i.doc.as_deref()).collect();
+        for doc in docs {
+            let c = corpus_for(doc, &pdfs, &corpora_dir, &base, api, &key)?;
+            graph_for(doc, &c, &corpora_dir.join(format!("{}.graph.json", report::slug(doc))), &base, &key, true)?;
+        }
+        return Ok(());
+    }
+
     let started = Instant::now();
     let todo = items.iter().flat_map(|i| configs.iter().map(move |c| (i, c))).filter(|(i, (n, _, _))| !done.contains(&(n.clone(), i.id.clone()))).count();
     eprintln!("{} question(s) × {} configuration(s): {} to run, {} already in {}", items.len(), configs.len(), todo, done.len(), results_path.display());
     let (mut failures, mut ran) = (0usize, 0usize);
-    let mut corpus_cache: HashMap<String, Result<Corpus, String>> = HashMap::new();
+    let mut corpus_cache: HashMap<String, Result<(Corpus, Option<EntityGraph>), String>> = HashMap::new();
     let mut stopped: Option<String> = None;
     'items: for item in &items {
         let pending: Vec<&(String, String, Settings)> = configs.iter().filter(|(n, _, _)| !done.contains(&(n.clone(), item.id.clone()))).collect();
@@ -266,30 +416,31 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
             continue;
         }
         // One corpus in memory at a time (items of one document are usually adjacent).
-        let corpus: Result<&Corpus, String> = match (&item.doc, &shared) {
+        let corpus: Result<(&Corpus, Option<&EntityGraph>), String> = match (&item.doc, &shared) {
             (Some(doc), _) => {
                 if !corpus_cache.contains_key(doc) {
                     corpus_cache.clear();
-                    let c = corpus_for(doc, &pdfs, &corpora_dir, &base);
-                    // Warm the lazily built term statistics now, so the first configuration's
-                    // latency is not charged for them (side-by-side latencies stay comparable).
-                    if let Ok(c) = &c {
+                    let c = corpus_for(doc, &pdfs, &corpora_dir, &base, api, &key).and_then(|c| {
+                        // Warm the lazily built term statistics now, so the first configuration's
+                        // latency is not charged for them (side-by-side latencies stay comparable).
                         c.term_stats(&OfflineEmbedder::new(c.dims));
-                    }
+                        let g = if wants_graph { graph_for(doc, &c, &corpora_dir.join(format!("{}.graph.json", report::slug(doc))), &base, &key, false)? } else { None };
+                        Ok((c, g))
+                    });
                     corpus_cache.insert(doc.clone(), c);
                 }
-                corpus_cache[doc].as_ref().map_err(|e| e.clone())
+                corpus_cache[doc].as_ref().map(|(c, g)| (c, g.as_ref())).map_err(|e| e.clone())
             }
             (None, Some(c)) => {
                 c.term_stats(&OfflineEmbedder::new(c.dims));
-                Ok(c)
+                Ok((c, shared_graph.as_ref()))
             }
             (None, None) => Err(format!("question `{}` names no document: give the row a `doc` or pass --corpus", item.id)),
         };
         for (name, _, s) in pending {
             ran += 1;
             let (r, export) = match corpus {
-                Ok(c) => evaluate(name, item, s, &judge_s, c, o.k, &keys),
+                Ok((c, g)) => evaluate(name, item, s, &judge_s, c, if s.ablations.graph_rag { g } else { None }, o.k, &keys, o.ragas),
                 Err(ref e) => (QuestionResult::failed(name, item, e.clone(), 0.0), None),
             };
             if let Some(json) = export {
@@ -344,7 +495,7 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
         let p = o.out.join(&file);
         std::fs::write(&p, contents).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
-    // The outcome and Table 3 sections of the report, on stdout.
+    // The outcome, Table 2 (RAGAS) and Table 3 sections of the report, on stdout.
     let md = report::markdown(&summary, &[]);
     let end = md.find("## Retrieval").unwrap_or(md.len());
     println!("{}", md[..end].trim_end());
@@ -353,4 +504,64 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
         Some(why) => Err(why),
         None => Ok(()),
     }
+}
+
+/// `clair ragas SAMPLES.jsonl [--base-url URL] [--model NAME] [--embedder offline|api [--dims N]]`:
+/// RAGAS's four scores for given samples, one JSON line each on stdout — any RAG system's outputs,
+/// and the Rust half of `scripts/ragas_crosscheck.py`. A sample is
+/// `{"question", "answer", "contexts": [..], "reference"}`; the output line adds `"cleaned_answer"`
+/// (what the judge saw) and `"scores"` (`eval::ragas::RagasScores`).
+pub fn ragas_samples(raw: &[String]) -> Result<(), String> {
+    const USAGE: &str = "usage: clair ragas SAMPLES.jsonl [--base-url URL] [--model NAME] [--embedder offline|api [--dims N]]";
+    let (mut path, mut base_url, mut model, mut embedder, mut dims) = (None, None, None, None, None);
+    let mut it = raw.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().ok_or_else(|| format!("{a} needs a value\n{USAGE}"));
+        match a.as_str() {
+            "--base-url" => base_url = Some(value()?),
+            "--model" => model = Some(value()?),
+            "--embedder" => embedder = Some(value()?),
+            "--dims" => dims = Some(value()?.parse::<u32>().map_err(|_| "--dims needs a number".to_string())?),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
+            s => path = Some(s.to_string()),
+        }
+    }
+    let path = path.ok_or(USAGE)?;
+    let mut s = Settings::paper();
+    crate::cmd_ask::endpoint_from_env(&mut s);
+    if let Some(u) = base_url {
+        s.models.base_url = u;
+    }
+    if let Some(m) = model {
+        s.models.chat_model = m;
+    }
+    if dims.is_some() {
+        s.models.embedding_dimensions = dims;
+    }
+    s.validate()?;
+    let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
+    let api = match embedder.as_deref() {
+        Some("api") => true,
+        Some("offline") => false,
+        Some(other) => return Err(format!("unknown embedder `{other}` (offline or api)")),
+        None => key.is_some(),
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let t = NativeTransport::new(&s.models.base_url, key);
+    let judge = LlmClient::new(&t, &s);
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+        let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+        let contexts: Vec<String> = v.get("contexts").and_then(|c| c.as_array()).map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
+        let (question, answer, reference) = (field("question"), field("answer"), field("reference"));
+        let input = ragas::RagasInput { question: &question, answer: &answer, contexts: &contexts, reference: &reference };
+        let scores = if api {
+            futures::executor::block_on(ragas::score(&input, &judge, &ApiEmbedder::new(&judge), s.ragas.relevancy_questions))
+        } else {
+            futures::executor::block_on(ragas::score(&input, &judge, &OfflineEmbedder::default(), s.ragas.relevancy_questions))
+        };
+        let out = serde_json::json!({"question": question, "cleaned_answer": ragas::clean_answer(&answer), "scores": scores});
+        println!("{out}");
+    }
+    Ok(())
 }

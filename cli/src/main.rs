@@ -1,7 +1,7 @@
 //! `clair`: the CLAIR-Fin method on the command line, over the same core as the web app.
 //!
 //! Subcommands and their JSON shapes are stable contracts (README "CLI contracts"):
-//! `extract`, `tables`, `ingest`, `search`, `ask`, `eval`.
+//! `extract`, `tables`, `ingest`, `search`, `ask`, `eval`, `ragas`.
 
 mod args;
 mod cmd_ask;
@@ -25,6 +25,7 @@ const USAGE: &str = "usage:
   clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]
   clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]
   clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
+  clair ragas SAMPLES.jsonl [--base-url URL] [--model NAME] [--embedder offline|api [--dims N]]
 
 Model endpoint: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY,
 CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
         "search" => cmd_index::search(rest),
         "ask" => cmd_ask::ask(rest),
         "eval" => cmd_eval::eval(rest),
+        "ragas" => cmd_eval::ragas_samples(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

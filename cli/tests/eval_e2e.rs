@@ -106,6 +106,10 @@ fn eval_writes_every_table_and_plot_and_resumes_without_new_model_calls() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+fn role_calls(mock: &Mock, role: &str) -> usize {
+    mock.requests("chat").iter().filter(|r| r["role"] == role).count()
+}
+
 /// `n` questions of the test document as a dataset file.
 fn dataset_of(tmp: &Path, n: usize) -> std::path::PathBuf {
     let all = std::fs::read_to_string(QUESTIONS).unwrap_or_else(|e| panic!("{QUESTIONS}: {e} (the shared corpus is needed)"));
@@ -166,6 +170,90 @@ fn an_endpoint_failing_every_call_gives_failed_runs_that_are_retried_never_abste
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+fn eval_cmd(mock: &Mock, dataset: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = vec!["eval".into(), dataset.display().to_string(), "--out".into(), out.display().to_string(), "--base-url".into(), format!("{}/v1", mock.url)];
+    args.extend(["--model", "gpt-4o-mini", "--pdfs", PDFS].iter().map(|s| s.to_string()));
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// The rows of a Markdown table under `heading`, as cells (header and rule excluded).
+fn table_rows(report: &str, heading: &str) -> Vec<Vec<String>> {
+    let at = report.find(heading).unwrap_or_else(|| panic!("no `{heading}` in the report:\n{report}"));
+    report[at..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| l.trim_matches('|').split(" | ").map(|c| c.trim().to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn paper_config_writes_the_nine_rows_of_table_2_with_every_ragas_column_and_caches_the_graph() {
+    let tmp = scratch("eval-paper");
+    let dataset = dataset_of(&tmp, 2);
+    let out = tmp.join("out");
+    let mock = start_mock(&[]);
+
+    // The estimate alone makes no model call.
+    let o = clair(&eval_cmd(&mock, &dataset, &out, &["--config", "paper", "--graph-estimate"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("graph extraction for"), "the estimate is printed");
+    assert_eq!(chat_calls(&mock), 0, "--graph-estimate calls no model");
+
+    let o = clair(&eval_cmd(&mock, &dataset, &out, &["--config", "paper"]));
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "clair eval failed\nstdout:\n{stdout}\nstderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("## RAGAS (Table 2)"), "Table 2 is printed:\n{stdout}");
+
+    let names = ["full", "no_terminal_audit", "no_arc", "no_aea", "no_cocv", "vanilla_rag", "hyde", "hierarchical_rag", "graph_rag"];
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let t2 = table_rows(&report, "## RAGAS (Table 2)");
+    assert_eq!(t2.iter().map(|r| r[0].as_str()).collect::<Vec<_>>(), names, "nine rows in the paper's order");
+    for r in &t2 {
+        assert_eq!(r[1], "2", "both questions scored: {r:?}");
+        assert!(r[2..6].iter().all(|c| c != "–" && c.parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v))), "every RAGAS column is a score: {r:?}");
+    }
+    let t3 = table_rows(&report, "## CLAIR-Fin metrics (Table 3)");
+    assert_eq!(t3.len(), 9);
+    for r in &t3 {
+        // Faith. Rate, Exact Corr., Cov.: defined for every row.
+        assert!(r[1..4].iter().all(|c| c != "–"), "{r:?}");
+    }
+    let aea = |name: &str| t3.iter().find(|r| r[0] == name).unwrap()[5].clone();
+    assert_eq!(aea("no_aea"), "–", "AEA impact is undefined without AEA (the paper's dash)");
+
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert!(summary["embedder"].as_str().unwrap().starts_with("offline"), "no key: the offline embedder, named: {}", summary["embedder"]);
+    assert!(report.contains(&format!("embedder: {}", summary["embedder"].as_str().unwrap())));
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().contains("ragas_faithfulness,ragas_answer_relevancy,ragas_context_precision,ragas_context_recall"));
+
+    // The baselines are single-pass: one answer call per question, no planner.
+    let runs = |cfg: &str| -> Vec<Value> {
+        std::fs::read_dir(out.join("runs").join(cfg)).unwrap().map(|f| serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap()).collect()
+    };
+    for cfg in ["hierarchical_rag", "graph_rag"] {
+        for r in runs(cfg) {
+            let roles: Vec<&str> = r["calls"].as_array().unwrap().iter().map(|c| c["role"].as_str().unwrap()).collect();
+            assert_eq!(roles, vec!["judge_draft"], "{cfg} makes the vanilla answer call only");
+        }
+    }
+
+    // Graph-RAG's extraction is cached per file: resuming (or a second evaluation) asks nothing again.
+    let extracted = role_calls(&mock, "graph_extraction");
+    assert!(extracted > 0);
+    assert!(out.join("corpora").join(format!("{}.graph.json", DOC.to_lowercase())).is_file());
+    std::fs::remove_file(out.join("results.jsonl")).unwrap();
+    let o = clair(&eval_cmd(&mock, &dataset, &out, &["--config", "graph_rag", "--limit", "1"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(role_calls(&mock, "graph_extraction"), extracted, "the graph cache is reused");
+
+    drop(mock);
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 #[test]
 fn a_judge_rejecting_half_of_the_claims_gives_half_in_every_configuration_and_runs_apart() {
     let tmp = scratch("eval-judge");
@@ -209,16 +297,41 @@ fn a_judge_rejecting_half_of_the_claims_gives_half_in_every_configuration_and_ru
             _ => {}
         }
     }
-    // The judges ran on their own endpoint and model; the system under test saw no judge call.
+    // The judges (correctness, faithfulness and RAGAS's) ran on their own endpoint and model; the
+    // system under test saw no judge call.
     let sys_roles = roles(&system);
-    assert!(!sys_roles.iter().any(|r| r.ends_with("_judge")), "{sys_roles:?}");
+    assert!(!sys_roles.iter().any(|r| r.ends_with("_judge") || r.starts_with("ragas_")), "{sys_roles:?}");
     let judge_reqs = judge.requests("chat");
     assert!(!judge_reqs.is_empty());
     for r in &judge_reqs {
-        assert!(matches!(r["role"].as_str(), Some("faithfulness_judge") | Some("correctness_judge")), "{}", r["role"]);
+        let role = r["role"].as_str().unwrap_or("");
+        assert!(matches!(role, "faithfulness_judge" | "correctness_judge") || role.starts_with("ragas_"), "{role}");
         let body: Value = serde_json::from_str(r["body"].as_str().unwrap()).unwrap();
         assert_eq!(body["model"], "gpt-4.1-mini");
     }
     drop((system, judge));
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn eval_with_the_api_embedder_embeds_through_the_endpoint_and_names_it() {
+    let tmp = scratch("eval-api-embedder");
+    let dataset = dataset_of(&tmp, 1);
+    let out = tmp.join("out");
+    let mock = start_mock(&[]);
+    let o = clair(&eval_cmd(&mock, &dataset, &out, &["--config", "vanilla_rag", "--embedder", "api", "--dims", "64"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["embedder"], "api:text-embedding-3-large:64");
+    let emb = mock.requests("embeddings");
+    assert!(!emb.is_empty(), "corpus, queries and answer relevancy are embedded by the endpoint");
+    for r in &emb {
+        let body: Value = serde_json::from_str(r["body"].as_str().unwrap()).unwrap();
+        assert_eq!(body["model"], "text-embedding-3-large");
+        assert_eq!(body["dimensions"], 64);
+    }
+    let r: Value = serde_json::from_str(std::fs::read_to_string(out.join("results.jsonl")).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(r["ragas"]["embedder"], "api:text-embedding-3-large:64");
+    drop(mock);
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -145,6 +145,14 @@ pub struct Budgets {
     /// Evaluation only (paper Table 3 Faith. Rate): one verdict and a sentence, at T = 0.
     pub faithfulness_judge: CallBudget,
     pub hyde: CallBudget,
+    /// RAGAS judge roles (evaluation only; `ragas` runs its judge at T = 0).
+    pub ragas_statements: CallBudget,
+    pub ragas_faithfulness: CallBudget,
+    pub ragas_answer_relevancy: CallBudget,
+    pub ragas_context_precision: CallBudget,
+    pub ragas_context_recall: CallBudget,
+    /// Graph-RAG indexing: entities and relations of one chunk (T = 0 like the reference's extractor).
+    pub graph_extraction: CallBudget,
     /// The reference sends vision calls with no cap; we cap generously so a runaway answer has a bound.
     pub page_vision: CallBudget,
 }
@@ -164,6 +172,13 @@ impl Default for Budgets {
             correctness_judge: cb(300, 0.0),
             faithfulness_judge: cb(300, 0.0),
             hyde: cb(200, 0.3),
+            ragas_statements: cb(600, 0.0),
+            ragas_faithfulness: cb(1200, 0.0),
+            // `ragas` generates its questions at its default temperature; 0 keeps runs replayable.
+            ragas_answer_relevancy: cb(200, 0.0),
+            ragas_context_precision: cb(300, 0.0),
+            ragas_context_recall: cb(1200, 0.0),
+            graph_extraction: cb(800, 0.0),
             page_vision: cb(4096, 0.0),
         }
     }
@@ -276,6 +291,24 @@ pub struct RetrievalSettings {
     /// reference's behaviour. Not in the paper: one statement page yields a table document plus one
     /// document per row, which otherwise fill a whole top-k with near-copies of one page.
     pub max_hits_per_page: usize,
+    /// Hierarchical RAG baseline (Table 2): passages of this many best sections rank first (the
+    /// reference's top 2 section summaries).
+    pub hierarchical_sections: usize,
+    /// A section's score is the mean of its best this-many passage scores in the candidate pool
+    /// (missing ones count 0): a section is relevant when several of its passages are.
+    pub hierarchical_section_evidence: usize,
+    /// Pages per window standing in for a section where a document has no outline or headings
+    /// (the reference's 5-page windows).
+    pub hierarchical_window_pages: u32,
+    /// Graph-RAG baseline (Table 2): final score = (1 − w) · blended score + w · graph score (the
+    /// reference's 0.7 / 0.3).
+    pub graph_weight: f64,
+    /// Relation hops from the question's entities that count as its neighbourhood.
+    pub graph_hops: usize,
+    /// Community summaries added to the retrieved passages (within k).
+    pub graph_communities: usize,
+    /// Entities asked for per chunk at indexing (the reference's ≤ 15 per page).
+    pub graph_max_entities: usize,
 }
 
 impl Default for RetrievalSettings {
@@ -292,6 +325,13 @@ impl Default for RetrievalSettings {
             hnsw_min_vectors: 20_000,
             hnsw_debounce_ms: 2000,
             max_hits_per_page: 2,
+            hierarchical_sections: 2,
+            hierarchical_section_evidence: 3,
+            hierarchical_window_pages: 5,
+            graph_weight: 0.3,
+            graph_hops: 1,
+            graph_communities: 2,
+            graph_max_entities: 15,
         }
     }
 }
@@ -477,6 +517,20 @@ pub struct Ablations {
     pub hyde: bool,
     /// Fixed-round debate: always ρmax rebuttal rounds regardless of findings.
     pub fixed_rounds: bool,
+    /// Hierarchical RAG (Table 2): single-pass like vanilla RAG, retrieval ranks sections, then
+    /// passages within the best sections (`retrieve::hierarchical`).
+    pub hierarchical_rag: bool,
+    /// Graph-RAG (Table 2): single-pass like vanilla RAG, retrieval from the question's entity
+    /// neighbourhood plus community summaries (`retrieve::graph_rag`).
+    pub graph_rag: bool,
+}
+
+impl Ablations {
+    /// The single-pass retrieve-then-answer baselines share one path (`pipeline::vanilla_rag`);
+    /// only their retrieval differs.
+    pub fn single_pass(&self) -> bool {
+        self.vanilla_rag || self.hierarchical_rag || self.graph_rag
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -490,6 +544,22 @@ pub struct Settings {
     pub weights: AuthorityWeights,
     pub ablations: Ablations,
     pub pricing: Vec<PriceEntry>,
+    /// RAGAS scoring in the evaluation harness (`eval::ragas`).
+    pub ragas: RagasSettings,
+}
+
+/// RAGAS's own numbers (paper Table 2 used the `ragas` defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RagasSettings {
+    /// Questions generated from the answer for answer relevancy (ragas's `strictness`, 3).
+    pub relevancy_questions: usize,
+}
+
+impl Default for RagasSettings {
+    fn default() -> Self {
+        RagasSettings { relevancy_questions: 3 }
+    }
 }
 
 impl Settings {
@@ -576,6 +646,15 @@ impl Settings {
         let r = &self.retrieval;
         if r.pool_factor == 0 {
             return Err("retrieval.pool_factor must be at least 1".into());
+        }
+        if r.hierarchical_sections == 0 || r.hierarchical_section_evidence == 0 || r.hierarchical_window_pages == 0 {
+            return Err("retrieval.hierarchical_sections, hierarchical_section_evidence and hierarchical_window_pages must be at least 1".into());
+        }
+        if self.ragas.relevancy_questions == 0 {
+            return Err("ragas.relevancy_questions must be at least 1".into());
+        }
+        if !(0.0..=1.0).contains(&r.graph_weight) {
+            return Err(format!("retrieval.graph_weight must be between 0 and 1 (got {})", r.graph_weight));
         }
         Ok(())
     }

@@ -129,7 +129,7 @@ pub async fn run<T: Transport, S: Search>(
     let progress = Progress { sink: RefCell::new(on_progress), client };
     let ctx = Ctx { question, settings, client, search };
     progress.emit(ProgressEvent::Started { run_id: run_id.clone(), question: question.to_string(), totals: progress.totals() });
-    if settings.ablations.vanilla_rag {
+    if settings.ablations.single_pass() {
         return vanilla_rag(&ctx, run_id, &progress).await;
     }
 
@@ -481,6 +481,20 @@ fn build_export<T: Transport, S: Search>(
     }
 }
 
+/// The retrieval of a single-pass baseline other than vanilla RAG (Hierarchical, Graph-RAG; paper
+/// Table 2), or None for the plain blended search. Also the evaluation's context snapshot for those
+/// rows: the reference evaluated each retrieval baseline on the contexts its own retrieval found.
+pub async fn single_pass_retrieval<S: Search>(question: &str, settings: &Settings, search: &S, k: usize) -> Result<Option<Vec<crate::corpus::Hit>>, String> {
+    let a = &settings.ablations;
+    if a.hierarchical_rag {
+        Ok(Some(crate::retrieve::hierarchical::retrieve(search, question, k, &settings.retrieval).await?))
+    } else if a.graph_rag {
+        Ok(Some(crate::retrieve::graph_rag::retrieve(search, question, k, &settings.retrieval).await?))
+    } else {
+        Ok(None)
+    }
+}
+
 /// The vanilla single-pass RAG baseline (paper Table 2): retrieve for the question, one answer
 /// call, no claims, no debate, no custody, no audit. Recorded in the same export shape, with the
 /// answer marked `Unaudited`.
@@ -489,7 +503,10 @@ async fn vanilla_rag<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, run_id: S
     let cid = task.claim_id.as_str();
     progress.claim(cid, ClaimPhase::Evidence);
     let hyde = ctx.hyde_passage(Some(cid), ctx.question).await;
-    let hits = ctx.retrieve(ctx.question, ctx.settings.retrieval.k_narrative, None, hyde.as_deref()).await?;
+    let hits = match single_pass_retrieval(ctx.question, ctx.settings, ctx.search, ctx.settings.retrieval.k_narrative).await? {
+        Some(hits) => hits,
+        None => ctx.retrieve(ctx.question, ctx.settings.retrieval.k_narrative, None, hyde.as_deref()).await?,
+    };
     let mut ledger = Ledger::new();
     ledger.add_node(guardian::claim_node(&task, ctx.question));
     let mut lists = [AgentEvidence::default(), AgentEvidence::default(), AgentEvidence::default()];

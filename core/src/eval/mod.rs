@@ -5,7 +5,8 @@
 //! - `outcome` — one question scored: four-way outcome, claim facts, pages, cost (`QuestionResult`);
 //! - `metrics` — pure aggregates with explicit "undefined" (`None`) instead of NaN or a crash;
 //! - `report`  — Markdown / JSON / CSV, configurations side by side;
-//! - `plot`    — the SVG figures, as strings.
+//! - `plot`    — the SVG figures, as strings;
+//! - `ragas`   — RAGAS's four scores of Table 2 (judge roles, formulas, the run's embedder).
 //!
 //! What is deliberately absent: running the pipeline, building corpora, files and clocks. The shell
 //! (`clair eval`) runs each question, measures wall time, appends each `QuestionResult` to a JSONL
@@ -15,6 +16,7 @@ pub mod dataset;
 pub mod metrics;
 pub mod outcome;
 pub mod plot;
+pub mod ragas;
 pub mod report;
 
 use crate::config::Settings;
@@ -29,11 +31,13 @@ pub const NAMED: &[(&str, &str)] = &[
     ("no_cocv", "w/o CoCV: no custody check between affirmative and adversarial"),
     ("vanilla_rag", "Vanilla RAG: single-pass retrieve-then-answer, no ledger checks"),
     ("hyde", "HyDE RAG: dense search on a hypothetical passage, full pipeline"),
+    ("hierarchical_rag", "Hierarchical RAG: single-pass like vanilla RAG; sections ranked first, then passages within the best"),
+    ("graph_rag", "Graph-RAG: single-pass like vanilla RAG; question entities' graph neighbourhood plus community summaries"),
     ("fixed_rounds", "Fixed-round debate: always ρmax rebuttals (paper Limitations)"),
 ];
 
-/// The rows of the paper's Tables 2–3 that this implementation can run (`--config paper`).
-pub const PAPER_TABLES: &[&str] = &["full", "no_terminal_audit", "no_arc", "no_aea", "no_cocv", "vanilla_rag", "hyde"];
+/// The nine rows of the paper's Table 2, in its order (`--config paper`); Table 3 is its first five.
+pub const PAPER_TABLES: &[&str] = &["full", "no_terminal_audit", "no_arc", "no_aea", "no_cocv", "vanilla_rag", "hyde", "hierarchical_rag", "graph_rag"];
 
 /// Apply a named configuration to `base` (its models, thresholds and weights are kept).
 pub fn named(base: &Settings, name: &str) -> Option<Settings> {
@@ -48,6 +52,8 @@ pub fn named(base: &Settings, name: &str) -> Option<Settings> {
         "vanilla_rag" => a.vanilla_rag = true,
         "hyde" => a.hyde = true,
         "fixed_rounds" => a.fixed_rounds = true,
+        "hierarchical_rag" => a.hierarchical_rag = true,
+        "graph_rag" => a.graph_rag = true,
         _ => return None,
     }
     Some(s)
@@ -115,5 +121,10 @@ mod tests {
         }
         assert!(named(&base, "no_such").is_none());
         assert!(PAPER_TABLES.iter().all(|p| NAMED.iter().any(|(n, _)| n == p)));
+        assert_eq!(PAPER_TABLES.len(), 9, "Table 2 has nine rows");
+        for single in ["vanilla_rag", "hierarchical_rag", "graph_rag"] {
+            assert!(named(&base, single).unwrap().ablations.single_pass(), "{single} is single-pass");
+        }
+        assert!(!named(&base, "hyde").unwrap().ablations.single_pass());
     }
 }

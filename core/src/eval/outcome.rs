@@ -142,6 +142,9 @@ pub struct QuestionResult {
     /// Wall time of the run (pipeline only), measured by the shell.
     #[serde(default)]
     pub latency_ms: f64,
+    /// RAGAS's four scores (paper Table 2; `eval::ragas`), when the shell scored them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ragas: Option<crate::eval::ragas::RagasScores>,
 }
 
 fn default_mode() -> RunMode {
@@ -192,6 +195,7 @@ fn blank(config: &str, item: &Item) -> QuestionResult {
         run_totals: Totals::default(),
         eval_totals: Totals::default(),
         latency_ms: 0.0,
+        ragas: None,
     }
 }
 

@@ -3,12 +3,14 @@
 //! query type / format / difficulty (Tables 10–11), and the SVG figures. Pure: returns
 //! `(relative path, contents)` pairs; the shell writes them.
 //!
-//! RAGAS scores (Table 2's faithfulness, answer relevancy, context precision/recall) need a RAGAS
-//! judge and are not reproduced; Table 2 here carries the retrieval metrics computed from pages.
+//! Table 2 carries RAGAS's four scores (`eval::ragas`: faithfulness, answer relevancy, context
+//! precision and recall, means over the questions that have each) and names the embedder behind
+//! answer relevancy; the page-level retrieval metrics are their own table.
 
 use crate::eval::metrics::{aggregate, breakdowns, Aggregate, Breakdown};
 use crate::eval::outcome::{Outcome, QuestionResult};
 use crate::eval::plot;
+use crate::eval::ragas::{self, RagasAggregate};
 use serde::{Deserialize, Serialize};
 
 pub const SCHEMA: &str = "clair-fin/eval@1";
@@ -20,6 +22,9 @@ pub struct ConfigReport {
     pub description: String,
     pub aggregate: Aggregate,
     pub breakdowns: Vec<Breakdown>,
+    /// Table 2: RAGAS means over the configuration's scored questions.
+    #[serde(default)]
+    pub ragas: RagasAggregate,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,6 +36,9 @@ pub struct Summary {
     /// Questions attempted per configuration.
     pub questions: usize,
     pub configs: Vec<ConfigReport>,
+    /// Embedder(s) behind answer relevancy, as the scores name them (empty when none was scored).
+    #[serde(default)]
+    pub embedder: String,
 }
 
 /// Aggregate every configuration (`(name, description)`, in table order) over its results.
@@ -41,10 +49,14 @@ pub fn summarize(dataset: &str, k: usize, configs: &[(String, String)], results:
         .map(|(name, description)| {
             let rs: Vec<&QuestionResult> = results.iter().filter(|r| &r.config == name).collect();
             questions = questions.max(rs.len());
-            ConfigReport { name: name.clone(), description: description.clone(), aggregate: aggregate(&rs, k), breakdowns: breakdowns(&rs, k) }
+            let ragas = ragas::aggregate(rs.iter().filter_map(|r| r.ragas.as_ref()));
+            ConfigReport { name: name.clone(), description: description.clone(), aggregate: aggregate(&rs, k), breakdowns: breakdowns(&rs, k), ragas }
         })
         .collect();
-    Summary { schema: SCHEMA.into(), dataset: dataset.into(), k, questions, configs: reports }
+    let mut embedders: Vec<&str> = results.iter().filter_map(|r| r.ragas.as_ref()).map(|g| g.embedder.as_str()).filter(|e| !e.is_empty()).collect();
+    embedders.sort_unstable();
+    embedders.dedup();
+    Summary { schema: SCHEMA.into(), dataset: dataset.into(), k, questions, configs: reports, embedder: embedders.join(", ") }
 }
 
 /// `0.783`, or `–` when undefined.
@@ -141,13 +153,29 @@ pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
         .collect();
     table(&mut o, &["Configuration", "n", "Correct", "Partial", "Incorrect", "Abstained", "Failed runs"], rows);
 
+    o.push_str("## RAGAS (Table 2)\n\n");
+    o.push_str(&format!(
+        "RAGAS 0.4.3's definitions over the question, the answer without citation markers or abstention sentences, the top-{} documents retrieved for the raw question, and the gold answer. Faith.: answer statements the contexts support. Ans. Rel.: mean cosine between the question and questions generated from the answer (0 if all noncommittal), embedder: {}. Ctx. Prec.: average precision of per-context relevance verdicts in rank order. Ctx. Recall: gold-answer statements attributable to the contexts. n: questions scored.\n\n",
+        s.k,
+        if s.embedder.is_empty() { "none (not scored)" } else { s.embedder.as_str() }
+    ));
+    let rows = s
+        .configs
+        .iter()
+        .map(|c| {
+            let g = &c.ragas;
+            vec![c.name.clone(), g.n.to_string(), f3(g.faithfulness), f3(g.answer_relevancy), f3(g.context_precision), f3(g.context_recall)]
+        })
+        .collect();
+    table(&mut o, &["Configuration", "n", "Faith.", "Ans. Rel.", "Ctx. Prec.", "Ctx. Recall"], rows);
+
     o.push_str("## CLAIR-Fin metrics (Table 3)\n\n");
     o.push_str(TABLE3_LEGEND);
     o.push_str("\n\n");
     let (header, rows) = table3(s);
     table(&mut o, &header, rows);
 
-    o.push_str(&format!("## Retrieval (Table 2 / Table 8)\n\nPages of the top-{} documents retrieved for the raw question against the gold evidence pages; questions without gold pages are not scored. RAGAS scores are not computed.\n\n", s.k));
+    o.push_str(&format!("## Retrieval (Table 2 / Table 8)\n\nPages of the top-{} documents retrieved for the raw question against the gold evidence pages; questions without gold pages are not scored.\n\n", s.k));
     let k = s.k;
     let rows = s
         .configs
@@ -257,7 +285,7 @@ fn opt(v: Option<f64>) -> String {
 
 /// One row per configuration; undefined metrics are empty cells.
 pub fn summary_csv(s: &Summary) -> String {
-    let mut o = String::from("config,n,failed,correct,partial,incorrect,abstained,exact_correctness,coverage,selective_accuracy,faithfulness_rate,audit_pass_rate,claim_pass_rate,debate_utilization,aea_impact,hri_n,hri_pearson_correct,hri_pearson_incorrect,hri_auroc_incorrect,retrieval_n,hit_at_k,mrr,recall_at_k,run_calls,run_cost_usd,eval_calls,eval_cost_usd,latency_total_ms,latency_mean_ms\n");
+    let mut o = String::from("config,n,failed,correct,partial,incorrect,abstained,exact_correctness,coverage,selective_accuracy,faithfulness_rate,audit_pass_rate,claim_pass_rate,debate_utilization,aea_impact,hri_n,hri_pearson_correct,hri_pearson_incorrect,hri_auroc_incorrect,retrieval_n,hit_at_k,mrr,recall_at_k,ragas_n,ragas_faithfulness,ragas_answer_relevancy,ragas_context_precision,ragas_context_recall,run_calls,run_cost_usd,eval_calls,eval_cost_usd,latency_total_ms,latency_mean_ms\n");
     for c in &s.configs {
         let a = &c.aggregate;
         let row = [
@@ -284,6 +312,11 @@ pub fn summary_csv(s: &Summary) -> String {
             opt(a.retrieval.hit_at_k),
             opt(a.retrieval.mrr),
             opt(a.retrieval.recall_at_k),
+            c.ragas.n.to_string(),
+            opt(c.ragas.faithfulness),
+            opt(c.ragas.answer_relevancy),
+            opt(c.ragas.context_precision),
+            opt(c.ragas.context_recall),
             a.cost.run_calls.to_string(),
             format!("{:.6}", a.cost.run_cost_usd),
             a.cost.eval_calls.to_string(),
@@ -299,7 +332,7 @@ pub fn summary_csv(s: &Summary) -> String {
 
 /// One row per (configuration, question).
 pub fn results_csv(results: &[QuestionResult], k: usize) -> String {
-    let mut o = String::from("config,item_id,doc,query_type,format,difficulty,outcome,error,claims,published_claims,faithful_claims,debated_claims,max_hri,docket_decisions,docket_changed,gold_pages,retrieved_pages,hit_at_k,reciprocal_rank,run_calls,run_cost_usd,eval_calls,latency_ms,question,answer,judge_rationale\n");
+    let mut o = String::from("config,item_id,doc,query_type,format,difficulty,outcome,error,claims,published_claims,faithful_claims,debated_claims,max_hri,docket_decisions,docket_changed,gold_pages,retrieved_pages,hit_at_k,reciprocal_rank,ragas_faithfulness,ragas_answer_relevancy,ragas_context_precision,ragas_context_recall,run_calls,run_cost_usd,eval_calls,latency_ms,question,answer,judge_rationale\n");
     for r in results {
         let pages = |p: &[u32]| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
         let ret = crate::eval::metrics::page_retrieval(&r.retrieved_pages, &r.gold_pages, k);
@@ -323,6 +356,10 @@ pub fn results_csv(results: &[QuestionResult], k: usize) -> String {
             pages(&r.retrieved_pages[..r.retrieved_pages.len().min(k)]),
             ret.map(|x| (x.0 as u8).to_string()).unwrap_or_default(),
             ret.map(|x| format!("{:.4}", x.1)).unwrap_or_default(),
+            opt(r.ragas.as_ref().and_then(|g| g.faithfulness)),
+            opt(r.ragas.as_ref().and_then(|g| g.answer_relevancy)),
+            opt(r.ragas.as_ref().and_then(|g| g.context_precision)),
+            opt(r.ragas.as_ref().and_then(|g| g.context_recall)),
             r.run_totals.calls.to_string(),
             format!("{:.6}", r.run_totals.cost_usd),
             r.eval_totals.calls.to_string(),

@@ -470,6 +470,12 @@ fn budget_for(s: &Settings, role: Role) -> crate::config::CallBudget {
         Role::CorrectnessJudge => b.correctness_judge,
         Role::Hyde => b.hyde,
         Role::FaithfulnessJudge => b.faithfulness_judge,
+        Role::RagasStatements => b.ragas_statements,
+        Role::RagasFaithfulness => b.ragas_faithfulness,
+        Role::RagasAnswerRelevancy => b.ragas_answer_relevancy,
+        Role::RagasContextPrecision => b.ragas_context_precision,
+        Role::RagasContextRecall => b.ragas_context_recall,
+        Role::GraphExtraction => b.graph_extraction,
     }
 }
 

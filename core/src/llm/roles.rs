@@ -23,6 +23,12 @@
 //! - correctness_judge: `QUESTION: <q>\n\nGOLD ANSWER:\n<g>\n\nSYSTEM ANSWER:\n<a>`
 //! - faithfulness_judge: `CITED EVIDENCE:\n<lines>\n\nPUBLISHED CLAIM:\n<sentence>`
 //! - hyde: `QUESTION: <q>`
+//! - ragas_statements: `QUESTION: <q>\n\nANSWER:\n<a>`
+//! - ragas_faithfulness: `CONTEXT:\n<contexts>\n\nSTATEMENTS:\n- <s>` …
+//! - ragas_answer_relevancy: `ANSWER:\n<a>`
+//! - ragas_context_precision: `QUESTION: <q>\n\nCONTEXT:\n<one context>\n\nREFERENCE:\n<gold>`
+//! - ragas_context_recall: `QUESTION: <q>\n\nCONTEXT:\n<contexts>\n\nREFERENCE:\n<gold>`
+//! - graph_extraction: `CHUNK:\n<text>`
 //!
 //! Evidence lines are rendered `[<source>, p.<page>] <content>` (spec §1.4 "describe").
 
@@ -49,10 +55,16 @@ pub enum Role {
     Hyde,
     /// Evaluation only: does the cited evidence support a published claim (paper Table 3 Faith. Rate)?
     FaithfulnessJudge,
+    RagasStatements,
+    RagasFaithfulness,
+    RagasAnswerRelevancy,
+    RagasContextPrecision,
+    RagasContextRecall,
+    GraphExtraction,
 }
 
 impl Role {
-    pub const ALL: [Role; 13] = [
+    pub const ALL: [Role; 19] = [
         Role::Planner,
         Role::NarrativeEvidence,
         Role::TabularEvidence,
@@ -66,6 +78,12 @@ impl Role {
         Role::CorrectnessJudge,
         Role::Hyde,
         Role::FaithfulnessJudge,
+        Role::RagasStatements,
+        Role::RagasFaithfulness,
+        Role::RagasAnswerRelevancy,
+        Role::RagasContextPrecision,
+        Role::RagasContextRecall,
+        Role::GraphExtraction,
     ];
     /// The JSON-schema `name` sent with the call.
     pub fn name(self) -> &'static str {
@@ -83,6 +101,12 @@ impl Role {
             Role::CorrectnessJudge => "correctness_judge",
             Role::Hyde => "hyde",
             Role::FaithfulnessJudge => "faithfulness_judge",
+            Role::RagasStatements => "ragas_statements",
+            Role::RagasFaithfulness => "ragas_faithfulness",
+            Role::RagasAnswerRelevancy => "ragas_answer_relevancy",
+            Role::RagasContextPrecision => "ragas_context_precision",
+            Role::RagasContextRecall => "ragas_context_recall",
+            Role::GraphExtraction => "graph_extraction",
         }
     }
     pub fn from_name(s: &str) -> Option<Role> {
@@ -106,6 +130,12 @@ impl Role {
             Role::CorrectnessJudge => wire::<CorrectnessOut>(),
             Role::Hyde => wire::<HydeOut>(),
             Role::FaithfulnessJudge => wire::<FaithfulnessOut>(),
+            Role::RagasStatements => wire::<RagasStatementsOut>(),
+            Role::RagasFaithfulness => wire::<RagasFaithfulnessOut>(),
+            Role::RagasAnswerRelevancy => wire::<RagasAnswerRelevancyOut>(),
+            Role::RagasContextPrecision => wire::<RagasContextPrecisionOut>(),
+            Role::RagasContextRecall => wire::<RagasContextRecallOut>(),
+            Role::GraphExtraction => wire::<GraphExtractionOut>(),
         }
     }
 }
@@ -461,6 +491,150 @@ impl RoleOutput for HydeOut {
     }
 }
 
+// ---- RAGAS judge roles (issue 38 item 3; Es et al. 2024, `ragas` 0.4.3 prompts in our words). ----
+// A failed call leaves the metric undefined (`eval::ragas` checks `failure`); the defaults below
+// are the fail-closed values a caller sees if it reads the value anyway: nothing supported.
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RagasStatementsOut {
+    pub statements: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RagasVerdict {
+    pub statement: String,
+    pub reason: String,
+    #[schemars(range(max = 1))]
+    pub verdict: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RagasFaithfulnessOut {
+    pub verdicts: Vec<RagasVerdict>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RagasAnswerRelevancyOut {
+    pub question: String,
+    #[schemars(range(max = 1))]
+    pub noncommittal: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RagasContextPrecisionOut {
+    pub reason: String,
+    #[schemars(range(max = 1))]
+    pub verdict: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RagasAttribution {
+    pub statement: String,
+    pub reason: String,
+    #[schemars(range(max = 1))]
+    pub attributed: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RagasContextRecallOut {
+    pub classifications: Vec<RagasAttribution>,
+}
+
+fn binary(name: &str, v: u8) -> Result<(), String> {
+    if v > 1 {
+        return Err(format!("{name} must be 0 or 1, not {v}"));
+    }
+    Ok(())
+}
+
+impl RoleOutput for RagasStatementsOut {
+    const ROLE: Role = Role::RagasStatements;
+    fn validate(&self) -> Result<(), String> {
+        if self.statements.iter().any(|s| s.trim().is_empty()) {
+            return Err("an empty statement".into());
+        }
+        Ok(())
+    }
+    fn conservative_default() -> Self {
+        RagasStatementsOut::default()
+    }
+}
+impl RoleOutput for RagasFaithfulnessOut {
+    const ROLE: Role = Role::RagasFaithfulness;
+    fn validate(&self) -> Result<(), String> {
+        self.verdicts.iter().try_for_each(|v| binary("verdict", v.verdict))
+    }
+    fn conservative_default() -> Self {
+        RagasFaithfulnessOut::default()
+    }
+}
+impl RoleOutput for RagasAnswerRelevancyOut {
+    const ROLE: Role = Role::RagasAnswerRelevancy;
+    fn validate(&self) -> Result<(), String> {
+        binary("noncommittal", self.noncommittal)
+    }
+    /// Noncommittal with no question: the answer counts as evasive.
+    fn conservative_default() -> Self {
+        RagasAnswerRelevancyOut { question: String::new(), noncommittal: 1 }
+    }
+}
+impl RoleOutput for RagasContextPrecisionOut {
+    const ROLE: Role = Role::RagasContextPrecision;
+    fn validate(&self) -> Result<(), String> {
+        binary("verdict", self.verdict)
+    }
+    fn conservative_default() -> Self {
+        RagasContextPrecisionOut { reason: "context precision call did not complete".into(), verdict: 0 }
+    }
+}
+impl RoleOutput for RagasContextRecallOut {
+    const ROLE: Role = Role::RagasContextRecall;
+    fn validate(&self) -> Result<(), String> {
+        self.classifications.iter().try_for_each(|c| binary("attributed", c.attributed))
+    }
+    fn conservative_default() -> Self {
+        RagasContextRecallOut::default()
+    }
+}
+
+// ---- Graph-RAG indexing (issue 38 item 4): entities and relations of one chunk. ----
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Relation {
+    pub subject: String,
+    pub predicate: String,
+    pub object: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraphExtractionOut {
+    pub entities: Vec<String>,
+    pub relations: Vec<Relation>,
+}
+
+impl RoleOutput for GraphExtractionOut {
+    const ROLE: Role = Role::GraphExtraction;
+    fn validate(&self) -> Result<(), String> {
+        if self.relations.iter().any(|r| r.subject.trim().is_empty() || r.object.trim().is_empty()) {
+            return Err("a relation without a subject or object".into());
+        }
+        Ok(())
+    }
+    /// Nothing extracted: the chunk is reachable by dense search only.
+    fn conservative_default() -> Self {
+        GraphExtractionOut::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,6 +669,12 @@ mod tests {
             one::<CorrectnessOut>(),
             one::<HydeOut>(),
             one::<FaithfulnessOut>(),
+            one::<RagasStatementsOut>(),
+            one::<RagasFaithfulnessOut>(),
+            one::<RagasAnswerRelevancyOut>(),
+            one::<RagasContextPrecisionOut>(),
+            one::<RagasContextRecallOut>(),
+            one::<GraphExtractionOut>(),
         ]
     }
 

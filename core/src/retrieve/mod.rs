@@ -4,11 +4,15 @@
 //! - `embed` — the `Embedder` trait, the offline financial-text embedder, the API embedder;
 //! - `index` — `Corpus`: documents + per-modality vector slabs, exact scan, optional HNSW, persistence;
 //! - `graph` — HNSW graphs built in another worker: the job, the blob, when to build;
+//! - `hierarchical` — the Hierarchical RAG baseline: sections first, then passages within them;
+//! - `graph_rag` — the Graph-RAG baseline: entity graph from indexing, neighbourhood + communities;
 //! - `blend` — the 0.65 · 1/(1+d) + 0.35 · ℓ rerank over the 4k pool.
 
 pub mod blend;
 pub mod embed;
 pub mod graph;
+pub mod graph_rag;
+pub mod hierarchical;
 pub mod index;
 pub mod lexical;
 
@@ -29,6 +33,11 @@ pub trait Search {
     /// blend come from `passage` (a hypothetical answer), the lexical part from `query`'s own
     /// terms — the passage may invent figures and words, and lexical overlap must not reward them.
     async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String>;
+
+    /// The corpus's entity graph, when one was extracted at indexing (Graph-RAG baseline).
+    fn entity_graph(&self) -> Option<&graph_rag::EntityGraph> {
+        None
+    }
 }
 
 /// A corpus searched in-process with the offline embedder (CLI, tests, the worker without a key).

@@ -23,6 +23,11 @@ const ALL_HEADERS: &[&str] = &[
     "SYSTEM ANSWER",
     "CITED EVIDENCE",
     "PUBLISHED CLAIM",
+    "ANSWER",
+    "STATEMENTS",
+    "CONTEXT",
+    "REFERENCE",
+    "CHUNK",
 ];
 
 fn sec(user: &str, h: &str) -> Option<String> {
@@ -46,7 +51,126 @@ pub fn answer(role: Role, user: &str, vision_variant: Option<u64>) -> Value {
         Role::CorrectnessJudge => to_value(&correctness(user)),
         Role::Hyde => to_value(&hyde(user)),
         Role::FaithfulnessJudge => to_value(&faithfulness(user)),
+        Role::RagasStatements => to_value(&ragas_statements(user)),
+        Role::RagasFaithfulness => to_value(&ragas_faithfulness(user)),
+        Role::RagasAnswerRelevancy => to_value(&ragas_answer_relevancy(user)),
+        Role::RagasContextPrecision => to_value(&ragas_context_precision(user)),
+        Role::RagasContextRecall => to_value(&ragas_context_recall(user)),
+        Role::GraphExtraction => to_value(&graph_extraction(user)),
     }
+}
+
+// ---------------------------------------------------------------- RAGAS judge (evaluation)
+//
+// A statement is supported by a text when every figure it states is there and at least half of its
+// content words are; a text is useful for a reference when it gives one of its figures or a third
+// of its content words.
+
+fn supported_by(statement: &str, text: &str) -> bool {
+    let (s, t) = (strip_citations(statement), strip_citations(text));
+    let tn = numbers(&t);
+    let figures_found = numbers(&s).iter().filter(|n| !n.is_year()).all(|n| tn.iter().any(|m| same_number(m.value, n.value)));
+    let sw = content_set(&s);
+    figures_found && !sw.is_empty() && 2 * overlap(&sw, &content_set(&t)) >= sw.len()
+}
+
+fn ragas_statements(user: &str) -> RagasStatementsOut {
+    let answer = strip_citations(&sec(user, "ANSWER").unwrap_or_default());
+    // A removed citation leaves "percent ." behind: close the gap.
+    RagasStatementsOut { statements: sentences(&answer).into_iter().map(|s| collapse_ws(&s).replace(" .", ".")).filter(|s| !s.is_empty()).collect() }
+}
+
+fn ragas_faithfulness(user: &str) -> RagasFaithfulnessOut {
+    let context = sec(user, "CONTEXT").unwrap_or_default();
+    let statements = sec(user, "STATEMENTS").unwrap_or_default();
+    let verdicts = statements
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .map(|st| {
+            let ok = supported_by(st, &context);
+            RagasVerdict { statement: st.to_string(), reason: if ok { "its figures and terms are in the context".into() } else { "the context does not state it".into() }, verdict: ok as u8 }
+        })
+        .collect();
+    RagasFaithfulnessOut { verdicts }
+}
+
+fn ragas_answer_relevancy(user: &str) -> RagasAnswerRelevancyOut {
+    let answer = strip_citations(&sec(user, "ANSWER").unwrap_or_default());
+    let low = answer.to_lowercase();
+    let noncommittal = ["not sure", "don't know", "do not know", "cannot determine", "insufficient"].iter().any(|p| low.contains(p));
+    let first = sentences(&answer).into_iter().next().unwrap_or_default();
+    let words: Vec<String> = raw_words(&first).into_iter().filter(|w| !is_stopword(&w.to_lowercase())).take(10).collect();
+    let question = if words.is_empty() { String::new() } else { format!("What does the report say about {}?", words.join(" ")) };
+    RagasAnswerRelevancyOut { question, noncommittal: noncommittal as u8 }
+}
+
+fn ragas_context_precision(user: &str) -> RagasContextPrecisionOut {
+    let context = strip_citations(&sec(user, "CONTEXT").unwrap_or_default());
+    let reference = sec(user, "REFERENCE").unwrap_or_default();
+    let cn = numbers(&context);
+    let figure = numbers(&reference).iter().filter(|n| !n.is_year()).any(|n| cn.iter().any(|m| same_number(m.value, n.value)));
+    let rw = content_set(&reference);
+    let terms = !rw.is_empty() && 3 * overlap(&rw, &content_set(&context)) >= rw.len();
+    let useful = figure || terms;
+    RagasContextPrecisionOut { reason: if useful { "the context gives the reference's figures or terms".into() } else { "the context is about something else".into() }, verdict: useful as u8 }
+}
+
+fn ragas_context_recall(user: &str) -> RagasContextRecallOut {
+    let context = sec(user, "CONTEXT").unwrap_or_default();
+    let reference = sec(user, "REFERENCE").unwrap_or_default();
+    let classifications = sentences(&reference)
+        .into_iter()
+        .map(|st| {
+            let ok = supported_by(&st, &context);
+            RagasAttribution { reason: if ok { "found in the context".into() } else { "not in the context".into() }, statement: st, attributed: ok as u8 }
+        })
+        .collect();
+    RagasContextRecallOut { classifications }
+}
+
+// ---------------------------------------------------------------- graph extraction (indexing)
+
+/// Entities: runs of capitalised words (joined by "of" / "and"), first 15 in order;
+/// relations: consecutive entities of one sentence, the words between them as the predicate.
+fn graph_extraction(user: &str) -> GraphExtractionOut {
+    let chunk = sec(user, "CHUNK").unwrap_or_default();
+    let mut entities: Vec<String> = vec![];
+    let mut relations = vec![];
+    for sentence in sentences(&chunk) {
+        // "Johnson & Johnson": the ampersand is no word of its own; read it as "and".
+        let words = raw_words(&sentence.replace(" & ", " and "));
+        let mut found: Vec<(usize, usize, String)> = vec![];
+        let mut i = 0;
+        while i < words.len() {
+            let starts = |w: &str| w.chars().next().is_some_and(|c| c.is_uppercase()) && w.chars().any(|c| c.is_alphabetic()) && !is_stopword(&w.to_lowercase());
+            if starts(&words[i]) {
+                let mut j = i + 1;
+                while j < words.len() && (starts(&words[j]) || (words[j] == "and" || words[j] == "of") && j + 1 < words.len() && starts(&words[j + 1])) {
+                    j += 1;
+                }
+                let name = words[i..j].join(" ");
+                if name.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
+                    found.push((i, j, name));
+                }
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+        for (_, _, n) in &found {
+            if entities.len() < 15 && !entities.iter().any(|e| e.eq_ignore_ascii_case(n)) {
+                entities.push(n.clone());
+            }
+        }
+        for w in found.windows(2) {
+            let between: Vec<String> = words[w[0].1..w[1].0].iter().take(4).map(|x| x.to_lowercase()).collect();
+            let predicate = if between.is_empty() { "with".to_string() } else { between.join(" ") };
+            if entities.iter().any(|e| e == &w[0].2) && entities.iter().any(|e| e == &w[1].2) && w[0].2 != w[1].2 {
+                relations.push(Relation { subject: w[0].2.clone(), predicate, object: w[1].2.clone() });
+            }
+        }
+    }
+    GraphExtractionOut { entities, relations }
 }
 
 fn to_value<T: serde::Serialize>(t: &T) -> Value {
@@ -1113,5 +1237,23 @@ mod tests {
     fn entailment_detects_contradiction_by_label() {
         let e = entailment("PREMISE:\n[a, p.1] Revenue was 5,200 in 2022.\n\nHYPOTHESIS:\nRevenue was 6,100 in 2022.");
         assert_eq!(e.label, EntailmentLabel::Contradicts);
+    }
+
+    #[test]
+    fn ragas_judge_supports_statements_whose_figures_and_terms_are_in_the_context() {
+        let f = ragas_faithfulness("CONTEXT:\nNet sales in 2018 were $32,765 million.\n\nSTATEMENTS:\n- Net sales were $32,765 million in 2018.\n- Net sales were $40,000 million in 2018.");
+        assert_eq!(f.verdicts.iter().map(|v| v.verdict).collect::<Vec<_>>(), vec![1, 0]);
+        let p = ragas_context_precision("QUESTION: q\n\nCONTEXT:\nForward-looking statements.\n\nREFERENCE:\nNet sales were $32,765 million.");
+        assert_eq!(p.verdict, 0);
+        let st = ragas_statements("QUESTION: q\n\nANSWER:\nSales rose 3.5 percent [a.pdf, p.2]. Margins fell.");
+        assert_eq!(st.statements, vec!["Sales rose 3.5 percent.", "Margins fell."]);
+        assert_eq!(ragas_answer_relevancy("ANSWER:\nI am not sure.").noncommittal, 1);
+    }
+
+    #[test]
+    fn graph_extraction_lists_capitalised_names_and_relates_them_within_a_sentence() {
+        let g = graph_extraction("CHUNK:\nJohnson & Johnson completed the separation of Kenvue. The Consumer Health business is discontinued.");
+        assert_eq!(g.entities, vec!["Johnson and Johnson", "Kenvue", "Consumer Health"]);
+        assert_eq!(g.relations, vec![Relation { subject: "Johnson and Johnson".into(), predicate: "completed the separation of".into(), object: "Kenvue".into() }]);
     }
 }

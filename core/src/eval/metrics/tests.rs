@@ -55,6 +55,7 @@ fn result(id: &str, outcome: Option<Outcome>, ty: &str, claims: Vec<ClaimOutcome
         run_totals: Totals { calls: 10, cost_usd: 0.01, input_tokens: 1000, output_tokens: 100, ..Default::default() },
         eval_totals: Totals { calls: 1, cost_usd: 0.001, ..Default::default() },
         latency_ms: latency,
+        ragas: None,
     }
 }
 
