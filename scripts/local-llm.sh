@@ -94,8 +94,10 @@ check() {
   cargo build --release --locked -q -p clair-cli
   local clair=${CARGO_TARGET_DIR:-target}/release/clair
   say "clair ingest $(basename "$FILING") (offline embedder)"
-  "$clair" ingest "$FILING" -o "$out/filing.corpus" >/dev/null
-  start_server "$out/server.log"
+  "$clair" ingest "$FILING" -o "$out/filing.corpus" --embedder offline >/dev/null
+  # One llama.cpp thread: its threads wait for each other by spinning, so on a shared machine a
+  # second thread stalls every step whenever another process takes a core.
+  start_server "$out/server.log" --threads 1
   trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
   say "server at $BASE_URL; clair ask \"$QUESTION\" --config tests/local-llm/local.toml"
   local t0=$SECONDS
