@@ -152,3 +152,11 @@ test('bad requests are refused before they queue', async () => {
   assert.equal(notJson.status, 400);
   assert.match((await notJson.json()).error.message, /not a JSON object/);
 });
+
+test('a schema keyword the grammar cannot enforce is said in the log, once per schema', async () => {
+  const schema = { type: 'object', properties: { id: { type: 'string', pattern: '^claim-[0-9]+$' } }, required: ['id'], additionalProperties: false };
+  const body = { messages: [{ role: 'user', content: 'Name the claim.' }], max_tokens: 4, response_format: { type: 'json_schema', json_schema: { name: 'claim_id', strict: true, schema } } };
+  for (let i = 0; i < 2; i++) assert.equal((await post('/chat/completions', body)).status, 200);
+  const log = await logged(/chat claim_id[^]*chat claim_id/);
+  assert.equal(log.match(/schema claim_id: not enforced by the grammar: #\/properties\/id: pattern\n/g)?.length, 1);
+});
