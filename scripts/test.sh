@@ -44,6 +44,7 @@ step "a real model: node --test tests/local-llm/ && scripts/local-llm.sh check (
 # and target/local-llm/). The server's OpenAI-compatible contract, then one question on a real
 # earnings release through `clair ask`, its export validated against the run schema. The same
 # question from the browser is tests/e2e/local-llm.test.mjs, in the end-to-end step below.
+scripts/local-llm.sh install >/dev/null
 node --test tests/local-llm/
 scripts/local-llm.sh check
 

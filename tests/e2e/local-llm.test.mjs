@@ -11,16 +11,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launch, openApp, pdf, textMatching, ROOT, ARTIFACTS } from './harness.mjs';
 import { startLocalLlm } from '../local-llm/start.mjs';
-import { problems, summary } from '../local-llm/check-run.mjs';
 
 const ULTA = 'ULTABEAUTY_2023Q4_EARNINGS.pdf';
 const QUESTION = "What were Ulta Beauty's net sales in the fourth quarter of fiscal 2022?";
-let site, llm, context;
+let site, llm, context, problems, summary;
 
 before(async () => {
   // One llama.cpp thread: Chromium shares the machine, and llama.cpp's threads wait for each
   // other by spinning, so a second thread stalls whenever the page takes a core.
   llm = await startLocalLlm(['--threads', '1']);
+  // After the install: the export check uses the validator installed with the server.
+  ({ problems, summary } = await import('../local-llm/check-run.mjs'));
   site = await serveDist();
   context = await launch();
 });

@@ -3,11 +3,14 @@
 // other by spinning, so on a busy machine a second thread can stall every step. `node --test tests/local-llm/`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import Ajv2020 from 'ajv/dist/2020.js';
 import { startLocalLlm } from './start.mjs';
 
-let srv;
-before(async () => { srv = await startLocalLlm(['--context-size', '2048', '--threads', '1']); });
+let srv, Ajv2020;
+before(async () => {
+  srv = await startLocalLlm(['--context-size', '2048', '--threads', '1']);
+  // Installed with the server (a fresh clone has no node_modules here until then).
+  Ajv2020 = (await import('ajv/dist/2020.js')).default;
+});
 after(async () => { await srv?.stop(); });
 
 /** The server's log once it matches `re` (a line is written when the response has gone out). */
