@@ -96,8 +96,9 @@ check() {
   say "clair ingest $(basename "$FILING") (offline embedder)"
   "$clair" ingest "$FILING" -o "$out/filing.corpus" --embedder offline >/dev/null
   # One llama.cpp thread: its threads wait for each other by spinning, so on a shared machine a
-  # second thread stalls every step whenever another process takes a core.
-  start_server "$out/server.log" --threads 1
+  # second thread stalls every step whenever another process takes a core. A fixed seed: a
+  # run's answers repeat from run to run, whatever the temperature.
+  start_server "$out/server.log" --threads 1 --seed 1
   trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
   say "server at $BASE_URL; clair ask \"$QUESTION\" --config tests/local-llm/local.toml"
   local t0=$SECONDS

@@ -19,7 +19,7 @@ let site, llm, context, problems, summary;
 before(async () => {
   // One llama.cpp thread: Chromium shares the machine, and llama.cpp's threads wait for each
   // other by spinning, so a second thread stalls whenever the page takes a core.
-  llm = await startLocalLlm(['--threads', '1']);
+  llm = await startLocalLlm(['--threads', '1', '--seed', '1']);
   // After the install: the export check uses the validator installed with the server.
   ({ problems, summary } = await import('../local-llm/check-run.mjs'));
   site = await serveDist();

@@ -4,7 +4,7 @@
 // the app at.
 //
 //   node server.mjs --model SmolLM2-135M-Instruct.Q4_1.gguf [--port 8088] [--host 127.0.0.1]
-//                   [--context-size 8192] [--threads N] [--name ID] [--api-key KEY]
+//                   [--context-size 8192] [--threads N] [--name ID] [--api-key KEY] [--seed N]
 //
 //   POST /v1/chat/completions  messages (system/developer/user/assistant, text content only),
 //                              response_format json_schema (enforced by a grammar) or json_object,
@@ -46,10 +46,11 @@ function options() {
       threads: { type: 'string' },
       name: { type: 'string' },
       'api-key': { type: 'string' },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const usage = 'usage: node server.mjs --model FILE.gguf [--port 8088] [--host 127.0.0.1] [--context-size N] [--threads N] [--name ID] [--api-key KEY]';
+  const usage = 'usage: node server.mjs --model FILE.gguf [--port 8088] [--host 127.0.0.1] [--context-size N] [--threads N] [--name ID] [--api-key KEY] [--seed N]';
   if (values.help) {
     console.log(usage);
     process.exit(0);
@@ -75,6 +76,10 @@ function options() {
     threads: int('threads'),
     name: values.name ?? basename(values.model).replace(/\.gguf$/i, ''),
     apiKey: values['api-key'] ?? process.env.LOCAL_LLM_API_KEY ?? null,
+    // Requests that send no seed get this one plus the number of chat requests before them: with
+    // one thread a run's answers repeat at any temperature (tests that must not depend on chance
+    // use it), while a retried request is still sampled afresh.
+    seed: int('seed'),
   };
 }
 
@@ -184,7 +189,10 @@ function number(body, key, { min = -Infinity, max = Infinity } = {}) {
 }
 
 /** Validate the request before it waits in the queue, so a bad request is answered at once. */
-function parseChat(body) {
+let chatRequests = 0;
+
+function parseChat(body, defaultSeed) {
+  const n = chatRequests++;
   if (body.stream) throw new ApiError(400, 'stream: true is not supported by this server; send stream: false', { param: 'stream' });
   if (body.n !== undefined && body.n !== 1) throw new ApiError(400, 'n must be 1', { param: 'n' });
   if (body.tools?.length || body.functions?.length) throw new ApiError(400, 'tools are not supported by this server; use response_format json_schema', { param: 'tools' });
@@ -198,7 +206,7 @@ function parseChat(body) {
     // OpenAI's defaults: temperature 1, top_p 1.
     temperature: number(body, 'temperature', { min: 0, max: 2 }) ?? 1,
     topP: number(body, 'top_p', { min: 0, max: 1 }),
-    seed: number(body, 'seed'),
+    seed: number(body, 'seed') ?? (defaultSeed === undefined ? undefined : defaultSeed + n),
     frequencyPenalty: number(body, 'frequency_penalty', { min: -2, max: 2 }),
     presencePenalty: number(body, 'presence_penalty', { min: -2, max: 2 }),
     stop,
@@ -359,7 +367,7 @@ export async function start(o) {
       }
       if (path === `/v1/models/${o.name}` && req.method === 'GET') return send(req, res, 200, { id: o.name, object: 'model', created, owned_by: 'local' });
       if (path === '/v1/chat/completions' && req.method === 'POST') {
-        const parsed = parseChat(await readJson(req));
+        const parsed = parseChat(await readJson(req), o.seed);
         const queuedAt = Date.now();
         const r = await queue.run(async () => {
           if (gone.signal.aborted) throw gone.signal.reason;
