@@ -100,6 +100,29 @@ pub struct Doc {
     pub chart: Option<ChartMeta>,
 }
 
+#[cfg(test)]
+impl Doc {
+    /// A document as the retrieval tests need it: text only, no boxes, section or table, on a
+    /// Letter page.
+    pub(crate) fn bare(id: &str, source: &str, page: u32, modality: Modality, text: &str) -> Doc {
+        Doc {
+            id: id.into(),
+            source: source.into(),
+            page,
+            page_label: None,
+            section: None,
+            section_from_headings: false,
+            modality,
+            text: text.into(),
+            bboxes: vec![],
+            page_size: (612.0, 792.0),
+            confidence: ExtractionConfidence::High,
+            table: None,
+            chart: None,
+        }
+    }
+}
+
 /// A retrieval result: a document plus its blended score (spec §5: the "retrieval confidence" used
 /// everywhere downstream).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

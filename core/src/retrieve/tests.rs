@@ -5,21 +5,7 @@ use super::*;
 use crate::corpus::{doc_id, Doc, ExtractionConfidence};
 
 fn doc(source: &str, page: u32, modality: Modality, n: &str, text: &str) -> Doc {
-    Doc {
-        id: doc_id(source, page, modality, n),
-        source: source.into(),
-        page,
-        page_label: None,
-        section: None,
-        section_from_headings: false,
-        modality,
-        text: text.into(),
-        bboxes: vec![],
-        page_size: (612.0, 792.0),
-        confidence: ExtractionConfidence::High,
-        table: None,
-        chart: None,
-    }
+    Doc::bare(&doc_id(source, page, modality, n), source, page, modality, text)
 }
 
 fn corpus_of(docs: Vec<Doc>) -> (Corpus, OfflineEmbedder) {

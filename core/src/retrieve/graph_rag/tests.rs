@@ -2,7 +2,6 @@
 //! query-time ranking, and the indexing step (cache, estimate) on a real filing.
 
 use super::*;
-use crate::corpus::ExtractionConfidence;
 use crate::llm::roles::Relation;
 use crate::llm::{HttpReply, TransportError};
 use crate::retrieve::{Corpus, Embedder, LocalSearch, OfflineEmbedder};
@@ -11,21 +10,7 @@ use serde_json::{json, Value};
 use std::cell::Cell;
 
 fn doc(id: &str, page: u32, text: &str) -> Doc {
-    Doc {
-        id: id.into(),
-        source: "r.pdf".into(),
-        page,
-        page_label: None,
-        section: None,
-        section_from_headings: false,
-        modality: Modality::Text,
-        text: text.into(),
-        bboxes: vec![],
-        page_size: (612.0, 792.0),
-        confidence: ExtractionConfidence::High,
-        table: None,
-        chart: None,
-    }
+    Doc::bare(id, "r.pdf", page, Modality::Text, text)
 }
 
 fn rel(a: &str, p: &str, b: &str) -> Relation {
