@@ -102,9 +102,12 @@ check() {
   trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
   say "server at $BASE_URL; clair ask \"$QUESTION\" --config tests/local-llm/local.toml"
   local t0=$SECONDS
+  # Exit status 3 is a run the model's failures decided (e.g. every answer cut off at its cap): an
+  # honest outcome with a valid export, checked like any other; anything else is a broken run.
+  local status=0
   OPENAI_API_KEY=local "$clair" ask "$out/filing.corpus" "$QUESTION" --json --calls \
-    --config tests/local-llm/local.toml --base-url "$BASE_URL" > "$out/run.json" 2> "$out/ask.log" \
-    || { cat "$out/ask.log" >&2; die "clair ask failed"; }
+    --config tests/local-llm/local.toml --base-url "$BASE_URL" > "$out/run.json" 2> "$out/ask.log" || status=$?
+  if [ "$status" != 0 ] && [ "$status" != 3 ]; then cat "$out/ask.log" >&2; die "clair ask failed (exit status $status)"; fi
   say "answered in $((SECONDS - t0)) s; $(tail -n 1 "$out/ask.log")"
   node tests/local-llm/check-run.mjs "$out/run.json" --server-log "$out/server.log"
 }

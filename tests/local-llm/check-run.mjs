@@ -36,12 +36,18 @@ export function problems(run) {
   const failed = run.calls.length - ok.length;
   if (run.totals.failed_calls !== failed) out.push(`totals.failed_calls is ${run.totals.failed_calls}, the call log holds ${failed} failure(s)`);
   if (run.totals.calls !== run.calls.length) out.push(`totals.calls is ${run.totals.calls}, the call log holds ${run.calls.length}`);
+  // A run the model's failures decided says what failed, once, and is no abstention.
+  if (run.outcome === 'failed') {
+    if (!run.failure?.message) out.push('the run failed but does not say what failed');
+    if (run.answer.abstained) out.push('a failed run is marked abstained');
+    if (!run.claims.some((c) => c.failure)) out.push('a failed run with no claim marked as decided by a failure');
+  }
   return out;
 }
 
 /** The run in a few lines: answer, verdicts, calls and why the failed ones failed. */
 export function summary(run) {
-  const lines = [`answer: ${run.answer.text.replace(/\s+/g, ' ').slice(0, 300)}`];
+  const lines = [`outcome: ${run.outcome}${run.failure ? ` (${run.failure.message})` : ''}`, `answer: ${run.answer.text.replace(/\s+/g, ' ').slice(0, 300)}`];
   for (const c of run.claims) {
     lines.push(`${c.claim_id} [${c.claim_type}] ${c.label}${c.published ? ' (published)' : ''}${c.fallback ? ' (fallback claim)' : ''}: ${c.text.slice(0, 120)} — ${c.reason}`);
   }
