@@ -8,8 +8,8 @@
 use super::entailment::{self, Entailment};
 use super::{evidence_block, ClaimTask, Ctx};
 use crate::authority::{decide, modality_confidences, order_weight_bp};
-use crate::calc::{is_year, numbers_in};
-use crate::config::Modality;
+use crate::calc::{is_year, numbers_in, ChangeKind};
+use crate::config::{ClaimType, Modality};
 use crate::ledger::graph::{NodeKind, Relation};
 use crate::ledger::{DocketEntry, Ledger};
 use crate::llm::roles::JudgeDraftOut;
@@ -169,6 +169,20 @@ pub fn used_evidence(ledger: &Ledger, ordered: &[String], sentence: &str) -> Vec
     out
 }
 
+/// The (modality, retrieval confidence) pairs AEA weighs for a claim (paper §3.8). For a
+/// RATIO_IDENTITY claim a derived figure speaks as tool-derived evidence only when it is the ratio
+/// computed from the cited numerator and denominator (§3.5, as the guardian's constraint and
+/// coverage count it): a growth rate derived from the same cells is left out of the argmax and
+/// s(c) — it stays in the support set, so it is still shown and may be cited.
+fn authority_evidence(ledger: &Ledger, support: &[(String, f64)], claim_type: ClaimType) -> Vec<(Modality, f64)> {
+    support
+        .iter()
+        .filter_map(|(id, score)| ledger.node(id).map(|n| (n, *score)))
+        .filter(|(n, _)| claim_type != ClaimType::RatioIdentity || !matches!(&n.kind, NodeKind::DerivedMetric { kind, .. } if *kind != ChangeKind::Ratio))
+        .filter_map(|(n, score)| n.modality().map(|m| (m, score)))
+        .collect()
+}
+
 /// The terminal audit for one claim. Appends the docket entry to `ledger` (before anything after
 /// the argmax can fail, spec §2.9 step 4).
 pub async fn audit<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, ledger: &mut Ledger, claim: &ClaimTask, debate: &DebateState) -> Verdict {
@@ -177,8 +191,7 @@ pub async fn audit<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, ledger: &mu
         return Verdict::insufficient("chain of custody broken: the brief was not grounded after the repair", None, 0.0);
     }
     let support = ledger.support(&claim.claim_id);
-    let evidence: Vec<(Modality, f64)> =
-        support.iter().filter_map(|(id, score)| ledger.node(id).and_then(|n| n.modality()).map(|m| (m, *score))).collect();
+    let evidence = authority_evidence(ledger, &support, claim.claim_type);
     if evidence.is_empty() {
         return Verdict::insufficient("no evidence was found for this claim", None, 0.0);
     }
@@ -256,5 +269,39 @@ pub async fn audit<T: Transport, S: Search>(ctx: &Ctx<'_, '_, T, S>, ledger: &mu
         answer_fragment: sentence,
         citations,
         entailment: Some(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::graph::Node;
+
+    fn derived(ledger: &mut Ledger, id: &str, kind: ChangeKind) -> String {
+        let metric = NodeKind::DerivedMetric {
+            metric: "Net sales".into(),
+            kind,
+            earlier_period: "2017".into(),
+            later_period: "2018".into(),
+            formula: "x".into(),
+            value: 0.035,
+            rendered: "3.5%".into(),
+            source: "3M_2018_10K.pdf".into(),
+            page: 60,
+        };
+        ledger.add_node(Node { node_id: id.into(), claim_id: "claim-1".into(), kind: metric })
+    }
+
+    #[test]
+    fn a_growth_rate_does_not_speak_for_a_ratio_claim_at_the_audit_but_a_computed_ratio_does() {
+        let mut l = Ledger::new();
+        let growth = derived(&mut l, "claim-1-metric-1", ChangeKind::Relative);
+        let ratio = derived(&mut l, "claim-1-metric-2", ChangeKind::Ratio);
+        let support = vec![(growth.clone(), 0.9), (ratio.clone(), 0.8)];
+        let of = |t| authority_evidence(&l, &support, t);
+        assert_eq!(of(ClaimType::RatioIdentity), vec![(Modality::ToolDerived, 0.8)], "only the computed ratio");
+        assert_eq!(of(ClaimType::FactTrend), vec![(Modality::ToolDerived, 0.9), (Modality::ToolDerived, 0.8)], "a trend claim weighs both");
+        let only_growth = vec![(growth, 0.9)];
+        assert!(authority_evidence(&l, &only_growth, ClaimType::RatioIdentity).is_empty(), "a growth rate alone leaves a ratio claim without tool-derived evidence");
     }
 }
