@@ -66,6 +66,8 @@ pub async fn retrieve<S: Search>(search: &S, question: &str, k: usize, s: &Retri
 }
 
 #[cfg(test)]
+// Without the `pdf` feature the real-filing test is out, and with it some imports.
+#[cfg_attr(not(feature = "pdf"), allow(unused_imports))]
 mod tests {
     use super::*;
     use crate::config::{Modality, Settings};
@@ -113,6 +115,8 @@ mod tests {
 
     /// On a real filing (offline embedder): every passage of the best sections precedes the rest,
     /// and the question's subject is among the passages.
+    // Reads a PDF: only with the `pdf` feature (the app links core without it).
+    #[cfg(feature = "pdf")]
     #[test]
     fn hierarchical_retrieval_on_a_real_filing_returns_passages_of_the_best_sections_first() {
         let path = format!("{}/../../shared/corpus/financebench/pdfs/AMCOR_2023Q2_10Q.pdf", env!("CARGO_MANIFEST_DIR"));
