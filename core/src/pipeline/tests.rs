@@ -7,7 +7,7 @@
 //! documents modelled on 3M's 2018 10-K.
 
 use super::*;
-use crate::corpus::{ChartMeta, Doc, ExtractionConfidence, Hit, TableMeta};
+use crate::corpus::{ChartMeta, Doc, Hit, TableMeta};
 use crate::llm::{HttpReply, TransportError};
 use futures::executor::block_on;
 use serde_json::{json, Value};
@@ -106,21 +106,7 @@ impl Search for Corpus {
 }
 
 fn doc(id: &str, page: u32, modality: Modality, text: &str) -> Doc {
-    Doc {
-        id: id.into(),
-        source: SOURCE.into(),
-        page,
-        page_label: None,
-        section: None,
-        section_from_headings: false,
-        modality,
-        text: text.into(),
-        bboxes: vec![[72.0, 400.0, 540.0, 420.0]],
-        page_size: (612.0, 792.0),
-        confidence: ExtractionConfidence::High,
-        table: None,
-        chart: None,
-    }
+    Doc { bboxes: vec![[72.0, 400.0, 540.0, 420.0]], ..Doc::bare(id, SOURCE, page, modality, text) }
 }
 
 fn text_hit() -> Hit {
