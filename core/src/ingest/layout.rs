@@ -223,7 +223,7 @@ const SCRIPT_SCAN_GLYPHS: usize = 48;
 /// The run is smaller than the glyph it touches as well as than the line (a line that shares its
 /// baseline with a larger text column has that column's median size), and it lies beside that
 /// glyph's word, not across its letters (the next line of a label set close under it).
-/// Table detection still folds the script lines this leaves (`table::fold_scripts`, looser: any
+/// Table detection still folds the script lines this leaves (`tables::lines::fold_scripts`, looser: any
 /// overlapping line, 0.3 em either side; 46 lines on the corpus PDFs) — one mechanism to merge.
 fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
     if clusters.len() < 2 {

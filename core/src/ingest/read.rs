@@ -867,7 +867,7 @@ fn read_document(
     super::sections::attach_filing_items(&mut ex.pages);
     // A report with neither: its headings, by type size.
     super::headings::attach_typeset_headings(&mut ex.pages);
-    super::table::link_continuations(&mut ex.pages);
+    super::tables::link_continuations(&mut ex.pages);
     super::notes::attach_carried_over(&mut ex.pages);
     ex
 }
