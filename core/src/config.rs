@@ -33,7 +33,7 @@ impl ClaimType {
 }
 
 /// Evidence modality (spec §1.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Modality {
     Text,
@@ -64,12 +64,16 @@ impl Modality {
 
 /// AEA weights w(τ, m) as an ordered list per claim type (spec §9: the YAML key order matters for
 /// first-maximum tie-breaking, so this is a list, not a map).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuthorityWeights {
+    /// AEA weights w(FACT_NUMERIC, m), highest first (paper Table 1: table 0.55, tool-derived 0.30, text 0.10, chart 0.05).
     pub fact_numeric: Vec<(Modality, f64)>,
+    /// AEA weights w(FACT_TREND, m) (paper Table 1: chart 0.45, table 0.45, text 0.10).
     pub fact_trend: Vec<(Modality, f64)>,
+    /// AEA weights w(CAUSE_ATTRIBUTION, m) (paper Table 1: text 0.75, table 0.25).
     pub cause_attribution: Vec<(Modality, f64)>,
+    /// AEA weights w(RATIO_IDENTITY, m) (paper Table 1: tool-derived 0.60, table 0.40).
     pub ratio_identity: Vec<(Modality, f64)>,
 }
 
@@ -118,10 +122,12 @@ impl AuthorityWeights {
 }
 
 /// Per-role call settings: output-token cap and temperature (spec §9 "Token caps", "Temperatures").
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CallBudget {
+    /// Output-token cap of this role's model call (spec §9 "Token caps").
     pub max_tokens: u32,
+    /// Sampling temperature of this role's model call (spec §9 "Temperatures").
     pub temperature: f32,
 }
 
@@ -129,7 +135,7 @@ const fn cb(max_tokens: u32, temperature: f32) -> CallBudget {
     CallBudget { max_tokens, temperature }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Budgets {
     pub planner: CallBudget,
@@ -186,12 +192,16 @@ impl Default for Budgets {
 
 /// Model endpoint and names. The API key is deliberately NOT here: settings are exported and
 /// imported as TOML, and the key must never reach a file, an export or a log (ARCHITECTURE.md).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ModelSettings {
+    /// OpenAI-compatible endpoint every model call goes to (OpenAI, a gateway, or a local server).
     pub base_url: String,
+    /// Model for every text role: planner, evidence agents, debate, judge, entailment, synthesizer.
     pub chat_model: String,
+    /// Model for page images (paper §3.2 vision path) and chart crops.
     pub vision_model: String,
+    /// Model that embeds documents and questions for dense retrieval (paper §3.4).
     pub embedding_model: String,
     /// Embedding dimensionality to ask the model for (`dimensions` in the embeddings API, sent
     /// only when set). Unset or 0: the model's own size, learnt from its first answer and kept
@@ -249,11 +259,14 @@ pub fn is_local_url(url: &str) -> bool {
 }
 
 /// USD per 1M tokens (spec §6.5). A model with no entry is "unpriced", never 0.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PriceEntry {
+    /// Model name as sent to the endpoint.
     pub model: String,
+    /// USD per million input tokens.
     pub input_per_m: f64,
+    /// USD per million output tokens.
     pub output_per_m: f64,
 }
 
@@ -267,16 +280,22 @@ fn default_pricing() -> Vec<PriceEntry> {
 }
 
 /// Retrieval settings (spec §5).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RetrievalSettings {
+    /// Documents in the planner's wording preview (spec §2.1: 12, no modality filter).
     pub k_preview: usize,
+    /// Text passages retrieved per claim for the narrative evidence agent (spec §2.2).
     pub k_narrative: usize,
+    /// Table documents retrieved per claim for the tabular evidence agent (spec §2.3).
     pub k_tabular: usize,
+    /// Chart documents retrieved per claim for the visual evidence agent (spec §2.4).
     pub k_visual: usize,
     /// Candidate pool = pool_factor · k.
     pub pool_factor: usize,
+    /// Weight of the vector score in the blended score (spec §5: 0.65·v + 0.35·ℓ).
     pub dense_weight: f64,
+    /// Weight of the lexical-overlap score in the blended score (spec §5).
     pub lexical_weight: f64,
     /// Characters of each planner-preview document shown to the planner.
     pub preview_chars: usize,
@@ -337,16 +356,24 @@ impl Default for RetrievalSettings {
 }
 
 /// Ingestion settings (spec §4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct IngestSettings {
+    /// Target characters per text chunk (spec §4.4; chunks may exceed it by a sentence).
     pub chunk_target_chars: usize,
+    /// Sentences a chunk repeats from the end of the previous one (spec §4.4).
     pub chunk_overlap_sentences: usize,
+    /// A page's text is garbled when control characters exceed this share of its non-space characters (spec §4.1).
     pub garbled_share: f64,
+    /// Vector drawing paths at which a page carries a chart signal (spec §4.1).
     pub chart_min_paths: usize,
+    /// Share of the page an embedded image must cover to count as an image signal (spec §4.1).
     pub image_min_area_share: f64,
+    /// Resolution at which a page is rendered for the vision model (spec §4.1).
     pub render_dpi: u32,
+    /// Share of equal cells at which two vision passes over a table agree (spec §4.2).
     pub table_agreement_share: f64,
+    /// Vision passes over a page's tables before they are kept with low confidence (spec §4.2).
     pub max_table_passes: u32,
     /// Which pages go to the vision model (paper §3.2: the flagged ones). Off by default because
     /// every call is paid and needs an endpoint; `clair ingest --vision flagged` turns it on.
@@ -368,7 +395,7 @@ pub struct IngestSettings {
 }
 
 /// §4.1: which pages the vision path sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum VisionMode {
     /// Native extraction only; flagged pages keep their native documents.
@@ -419,7 +446,7 @@ impl Default for IngestSettings {
 }
 
 /// Orchestration, debate, custody, audit and risk settings (spec §1.7, §2, §13).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PipelineSettings {
     /// Paper: 1–8 claims (the reference code allows 12).
@@ -438,6 +465,7 @@ pub struct PipelineSettings {
     pub strong_support_threshold: f64,
     /// HRI weights (paper §3.8): γ, s, repair, high-severity attacks; attacks saturate at `hri_attack_saturation`.
     pub hri_weights: [f64; 4],
+    /// High-severity attacks at which the HRI's attack term saturates (paper §3.8, spec §6.4).
     pub hri_attack_saturation: u32,
     /// Claims processed concurrently; they are independent by design (the reference runs them one by one).
     pub claim_concurrency: usize,
@@ -449,7 +477,9 @@ pub struct PipelineSettings {
     pub max_llm_calls: u32,
     /// Retries of a failed model call (429/5xx/timeout) before the role's conservative default.
     pub max_retries: u32,
+    /// First back-off before retrying a failed model call; doubles with every retry.
     pub retry_base_ms: u64,
+    /// A model call that has not answered within this many milliseconds fails (and is retried).
     pub request_timeout_ms: u64,
     /// Two figures for one metric and period conflict (a CONTRADICTS edge, and the claim goes to
     /// debate whatever its coverage, paper §3.5) when they differ by more than their printed
@@ -497,7 +527,7 @@ impl Default for PipelineSettings {
 }
 
 /// Ablations and baselines as settings (paper §6; issue "pipeline" item 4).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Ablations {
     /// w/o AEA ("uniform weighting", paper App. A.1): equal weights where AEA decides between
@@ -533,7 +563,7 @@ impl Ablations {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
     pub models: ModelSettings,
@@ -543,13 +573,15 @@ pub struct Settings {
     pub budgets: Budgets,
     pub weights: AuthorityWeights,
     pub ablations: Ablations,
+    /// USD per million tokens per model, for the cost shown with each run (spec §6.5); a model
+    /// without an entry is reported as unpriced, never as free.
     pub pricing: Vec<PriceEntry>,
     /// RAGAS scoring in the evaluation harness (`eval::ragas`).
     pub ragas: RagasSettings,
 }
 
 /// RAGAS's own numbers (paper Table 2 used the `ragas` defaults).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RagasSettings {
     /// Questions generated from the answer for answer relevancy (ragas's `strictness`, 3).

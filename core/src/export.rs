@@ -354,11 +354,8 @@ impl RunExport {
 
 /// Run id from the question and the settings (FNV-1a, 64 bit): caller-independent and stable.
 pub fn run_id(question: &str, settings: &Settings) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in question.as_bytes().iter().chain([0u8].iter()).chain(settings.to_toml().as_bytes()) {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    use crate::hash::{fnv64, fnv64_more};
+    let h = fnv64_more(fnv64_more(fnv64(question.as_bytes()), &[0]), settings.to_toml().as_bytes());
     format!("run-{h:016x}")
 }
 
@@ -406,7 +403,11 @@ pub fn to_graphml(run: &RunExport) -> String {
     o
 }
 
-fn csv_field(s: &str) -> String {
+/// One CSV field, quoted as RFC 4180 asks (only when it holds a comma, quote or line break; quotes
+/// doubled). Shared by every CSV the core writes (claims here, the evaluation report's summary and
+/// results). Not the `csv` crate: its writer wants an `io::Write` and brings its own quoting rules
+/// for one four-line function whose output the tests pin.
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -459,4 +460,19 @@ pub fn claims_csv(run: &RunExport) -> String {
         o.push('\n');
     }
     o
+}
+
+#[cfg(test)]
+mod csv_tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_they_hold_a_separator_quote_or_line_break() {
+        assert_eq!(csv_field("Net sales"), "Net sales");
+        assert_eq!(csv_field("34,229"), "\"34,229\"");
+        assert_eq!(csv_field("the \"adjusted\" figure"), "\"the \"\"adjusted\"\" figure\"");
+        assert_eq!(csv_field("two\nlines"), "\"two\nlines\"");
+        assert_eq!(csv_field("cr\r"), "\"cr\r\"");
+        assert_eq!(csv_field(""), "");
+    }
 }

@@ -24,6 +24,7 @@ pub mod agents;
 pub mod authority;
 pub mod calc;
 pub mod export;
+pub mod hash;
 pub mod ledger;
 pub mod pipeline;
 pub mod prompts;

@@ -75,12 +75,7 @@ pub fn pending<'a>(items: &'a [dataset::Item], configs: &'a [String], results: &
 /// A short, stable fingerprint of a dataset file (FNV-1a, 64 bit, hex): the key under which a shell
 /// keeps that dataset's results, so choosing the same file again resumes it.
 pub fn fingerprint(text: &str) -> String {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in text.as_bytes() {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    format!("{h:016x}")
+    crate::hash::fnv64_hex(text.as_bytes())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! precision and recall, means over the questions that have each) and names the embedder behind
 //! answer relevancy; the page-level retrieval metrics are their own table.
 
+use crate::export::csv_field;
 use crate::eval::metrics::{aggregate, breakdowns, Aggregate, Breakdown};
 use crate::eval::outcome::{Outcome, QuestionResult};
 use crate::eval::plot;
@@ -271,13 +272,6 @@ pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
     o
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
 
 fn opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.6}")).unwrap_or_default()

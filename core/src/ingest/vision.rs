@@ -313,12 +313,7 @@ impl VisionCache {
 /// FNV-1a 64 plus length: a stable fingerprint of a file (the cache must survive Rust upgrades,
 /// which `DefaultHasher` does not promise).
 pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    format!("{h:016x}-{}", bytes.len())
+    format!("{}-{}", crate::hash::fnv64_hex(bytes), bytes.len())
 }
 
 /// File content + page + everything that shapes the answer (model, DPI, consensus settings, prompt).

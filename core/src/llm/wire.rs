@@ -19,16 +19,8 @@ pub struct ChatRequest<'a> {
 
 /// Standard base64 with padding (RFC 4648 §4): page images travel as `data:` URLs in vision calls.
 pub fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for c in bytes.chunks(3) {
-        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
-        out.push(A[(n >> 18) as usize & 63] as char);
-        out.push(A[(n >> 12) as usize & 63] as char);
-        out.push(if c.len() > 1 { A[(n >> 6) as usize & 63] as char } else { '=' });
-        out.push(if c.len() > 2 { A[n as usize & 63] as char } else { '=' });
-    }
-    out
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 pub fn chat_body(req: &ChatRequest) -> String {
@@ -135,6 +127,17 @@ pub fn parse_embeddings(body: &str, expected: usize) -> Result<(Vec<Vec<f32>>, U
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Page images reach the vision model as `data:` URLs: RFC 4648's own test vectors, and every
+    /// byte value (the high bits a PNG is full of) in the standard alphabet with padding.
+    #[test]
+    fn base64_is_rfc4648_standard_with_padding() {
+        for (raw, enc) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")] {
+            assert_eq!(base64(raw.as_bytes()), enc);
+        }
+        assert_eq!(base64(&[0xfb, 0xff, 0xbf]), "+/+/");
+        assert_eq!(base64(&[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]), "iVBORw0KGgo=");
+    }
 
     #[test]
     fn chat_body_names_the_schema_after_the_role() {

@@ -328,11 +328,7 @@ fn char_grams(stemmed: &str) -> Vec<String> {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let mut h = crate::hash::fnv64(bytes);
     // Final avalanche so the top bit (the sign) and the low bits (the bucket) are independent.
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
@@ -718,6 +714,15 @@ mod tests {
 
     fn cos(a: &[f32], b: &[f32]) -> f32 {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
+    }
+
+    /// The hashed features' buckets and signs come from FNV-1a 64 with a final avalanche; a stored
+    /// corpus was embedded with them, so the values are pinned (computed independently).
+    #[test]
+    fn feature_hash_is_fnv1a_with_avalanche() {
+        assert_eq!(fnv1a(b"#featureless"), 0x3ab1_0ed2_4177_41b9);
+        assert_eq!(fnv1a(b"<rev"), 0x9514_8ea3_47f6_0529);
+        assert_eq!(fnv1a(b"revenue"), 0x3179_903d_a92d_2ffa);
     }
 
     #[test]

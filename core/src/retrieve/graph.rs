@@ -162,7 +162,7 @@ pub(crate) fn encode(g: &Graph, fingerprint: u64, dims: usize, rows: usize) -> R
     b.extend_from_slice(&(rows as u32).to_le_bytes());
     b.extend_from_slice(&(body.len() as u64).to_le_bytes());
     b.extend_from_slice(&body);
-    let sum = super::index::fnv64(&b);
+    let sum = crate::hash::fnv64(&b);
     b.extend_from_slice(&sum.to_le_bytes());
     Ok(b)
 }
@@ -198,7 +198,7 @@ pub(crate) fn decode(b: &[u8], data: Arc<[f32]>, base_row: usize, dims: usize, r
         return Err(bad("not a CLAIR graph"));
     }
     let (body, sum) = b.split_at(b.len() - 8);
-    if super::index::fnv64(body) != u64::from_le_bytes(sum.try_into().map_err(|_| bad("short"))?) {
+    if crate::hash::fnv64(body) != u64::from_le_bytes(sum.try_into().map_err(|_| bad("short"))?) {
         return Err(bad("checksum mismatch"));
     }
     let u32_at = |at: usize| u32::from_le_bytes([body[at], body[at + 1], body[at + 2], body[at + 3]]);
@@ -449,7 +449,7 @@ mod tests {
         let mut b = blob[..blob.len() - 8].to_vec();
         let zero_links = 36 + 16 + n * 4 + 8;
         b[zero_links..zero_links + 4].copy_from_slice(&(n as u32).to_le_bytes());
-        let sum = crate::retrieve::index::fnv64(&b);
+        let sum = crate::hash::fnv64(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         match decode(&b, Arc::from(v), 0, dims, n, 9) {
             Err(GraphError::Damaged(why)) => assert!(why.contains("link"), "{why}"),

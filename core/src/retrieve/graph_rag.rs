@@ -73,12 +73,7 @@ pub struct GraphCache {
 }
 
 fn key(text: &str) -> String {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in text.as_bytes() {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    format!("{h:016x}")
+    crate::hash::fnv64_hex(text.as_bytes())
 }
 
 impl GraphCache {

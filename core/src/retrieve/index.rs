@@ -11,6 +11,7 @@
 //! Vectors are stored as f16 in the blob and rounded to f16 when added, so a corpus answers the same
 //! before and after a save/load round trip.
 
+use crate::hash::{fnv64, fnv64_more};
 use super::blend::{blend_all, cap_per_group};
 use super::embed::{embedding_inputs, OfflineEmbedder, TermStats};
 use crate::config::{Modality, RetrievalSettings};
@@ -202,6 +203,8 @@ impl Corpus {
                 h = fnv64_more(h, &[0]);
             }
             for x in &self.vectors[s.start * self.dims..s.end * self.dims] {
+                // One FNV step per 32-bit word, not per byte: the fingerprints already stored with
+                // graphs were made this way, so it stays.
                 h = (h ^ x.to_bits() as u64).wrapping_mul(0x0000_0100_0000_01b3);
             }
             h
@@ -504,71 +507,12 @@ pub fn sq_l2_portable(a: &[f32], b: &[f32]) -> f32 {
     s
 }
 
-pub(crate) fn fnv64(b: &[u8]) -> u64 {
-    fnv64_more(0xcbf2_9ce4_8422_2325, b)
-}
-
-fn fnv64_more(mut h: u64, b: &[u8]) -> u64 {
-    for x in b {
-        h ^= *x as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-/// IEEE 754 binary16, round to nearest even.
+/// IEEE 754 binary16, round to nearest even (the `half` crate; the same bits as the blobs already
+/// stored, `f16_bits_are_ieee_binary16_round_to_nearest_even`).
 pub fn f32_to_f16(x: f32) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32;
-    let mant = b & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = mant | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = 1u32 << (shift - 1);
-        let mut r = m >> shift;
-        let rem = m & ((1 << shift) - 1);
-        if rem > half || (rem == half && (r & 1) == 1) {
-            r += 1;
-        }
-        return sign | r as u16;
-    }
-    let mut r = ((e as u32) << 10) | (mant >> 13);
-    let rem = mant & 0x1fff;
-    if rem > 0x1000 || (rem == 0x1000 && (r & 1) == 1) {
-        r += 1;
-    }
-    sign | r as u16
+    half::f16::from_f32(x).to_bits()
 }
 
 pub fn f16_to_f32(h: u16) -> f32 {
-    let neg = h & 0x8000 != 0;
-    let exp = ((h >> 10) & 0x1f) as u32;
-    let mant = (h & 0x3ff) as u32;
-    let v = if exp == 0 {
-        mant as f32 / 16_777_216.0
-    } else if exp == 0x1f {
-        if mant == 0 {
-            f32::INFINITY
-        } else {
-            f32::NAN
-        }
-    } else {
-        f32::from_bits(((exp + 127 - 15) << 23) | (mant << 13))
-    };
-    if neg {
-        -v
-    } else {
-        v
-    }
+    half::f16::from_bits(h).to_f32()
 }

@@ -140,6 +140,51 @@ fn corpus_of_another_embedder_is_refused_not_misread() {
     assert!(LocalSearch { corpus: &c, embedder: &other, settings: &s }.search_now("capex", 3, None).is_err());
 }
 
+/// The corpus blob stores vectors as IEEE binary16, rounded to nearest even (ties to the even
+/// mantissa), subnormals kept: these bits are what blobs already in users' stores hold, so the
+/// conversion may change implementation but never its output.
+#[test]
+fn f16_bits_are_ieee_binary16_round_to_nearest_even() {
+    let cases: [(f32, u16); 12] = [
+        (1.0, 0x3c00),
+        (-2.0, 0xc000),
+        (0.1, 0x2e66),
+        (65504.0, 0x7bff),
+        (1.0 + 1.0 / 2048.0, 0x3c00),
+        (1.0 + 3.0 / 2048.0, 0x3c02),
+        (6.0e-8, 0x0001),
+        (1.0e-5, 0x00a8),
+        (-0.0, 0x8000),
+        (1.0e-9, 0x0000),
+        (0.333_333_34, 0x3555),
+        (-0.000_71, 0x91d1),
+    ];
+    for (x, bits) in cases {
+        assert_eq!(index::f32_to_f16(x), bits, "{x}");
+    }
+    for (x, bits) in cases {
+        let back = index::f16_to_f32(bits);
+        assert_eq!(index::f32_to_f16(back), bits, "{x}: {back} reads back to the same bits");
+    }
+    assert_eq!(index::f16_to_f32(0x0001), 5.960_464_5e-8);
+    assert_eq!(index::f16_to_f32(0x7bff), 65504.0);
+}
+
+/// The blob's vector block is the vectors' f16 bits, little-endian, in document order, and the
+/// last eight bytes are the FNV-1a checksum of everything before them.
+#[test]
+fn corpus_blob_holds_f16_vectors_and_an_fnv_checksum() {
+    let docs = vec![doc("a.pdf", 1, Modality::Text, "0", "alpha"), doc("a.pdf", 2, Modality::Text, "0", "beta")];
+    let mut c = Corpus::new("test-embedder", 3);
+    c.add(docs, vec![vec![1.0, -2.0, 0.1], vec![65504.0, 6.0e-8, -0.0]]).unwrap();
+    let b = c.to_bytes();
+    let (body, sum) = b.split_at(b.len() - 8);
+    let vectors = &body[body.len() - 12..];
+    assert_eq!(vectors, [0x00, 0x3c, 0x00, 0xc0, 0x66, 0x2e, 0xff, 0x7b, 0x01, 0x00, 0x00, 0x80]);
+    assert_eq!(u64::from_le_bytes(sum.try_into().unwrap()), crate::hash::fnv64(body));
+    assert_eq!(Corpus::from_bytes(&b).unwrap().to_bytes(), b);
+}
+
 #[test]
 fn f16_round_trip_keeps_unit_vector_precision() {
     for x in [0.0f32, 1.0, -1.0, 0.5, 0.0312, -0.00071, 1e-6, 3.0e-8, 65504.0] {

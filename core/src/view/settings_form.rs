@@ -6,10 +6,12 @@
 //! and ablation (issue "app" item 2; paper numbers are configuration, STYLE.md). Walking the serde
 //! form of `Settings` means a setting added to `config.rs` appears in the dialog, the TOML export
 //! and this list without a second place to update. The help text is the field's own doc comment,
-//! read from `config.rs` itself, so there is one description per setting.
+//! carried by the `JsonSchema` derive on the settings types (`descriptions`), so there is one
+//! description per setting.
 
 use crate::config::Settings;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// How a field is edited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +37,7 @@ pub struct Field {
     pub value: String,
     /// The paper's default in the same form.
     pub default: String,
-    /// The setting's doc comment from `config.rs`, if it has one.
+    /// The setting's doc comment from `config.rs` (`descriptions`).
     pub help: Option<String>,
 }
 
@@ -143,43 +145,38 @@ fn plain_serde_error(e: &str) -> String {
     e.split(" at line ").next().unwrap_or(e).to_string()
 }
 
-/// The doc comments of `config.rs`, keyed by dotted path. Read from the source at compile time.
-fn help_for(path: &str) -> Option<String> {
-    const SOURCE: &str = include_str!("../config.rs");
-    // struct name in config.rs → where its fields live in the settings tree.
-    const HOMES: &[(&str, &str)] = &[
-        ("ModelSettings", "models"),
-        ("PipelineSettings", "pipeline"),
-        ("RetrievalSettings", "retrieval"),
-        ("IngestSettings", "ingest"),
-        ("Ablations", "ablations"),
-        ("AuthorityWeights", "weights"),
-        ("Budgets", "budgets"),
-    ];
-    let (prefix, field) = path.rsplit_once('.')?;
-    let mut home: Option<&str> = None;
-    let mut doc: Vec<&str> = vec![];
-    for line in SOURCE.lines() {
-        let t = line.trim();
-        if let Some(rest) = t.strip_prefix("pub struct ") {
-            let name = rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("");
-            home = HOMES.iter().find(|(n, _)| *n == name).map(|(_, h)| *h);
-            doc.clear();
-        } else if t == "}" {
-            home = None;
-        } else if let Some(d) = t.strip_prefix("///") {
-            doc.push(d.trim());
-        } else if let Some(rest) = t.strip_prefix("pub ") {
-            let name = rest.split(':').next().unwrap_or("").trim();
-            if home == Some(prefix) && name == field && !doc.is_empty() {
-                return Some(doc.join(" "));
-            }
-            doc.clear();
-        } else if !t.starts_with("#[") {
-            doc.clear();
+/// Every setting's description, keyed by dotted path (`pipeline.fast_path_threshold`): the field's
+/// doc comment in `config.rs`, carried into the JSON schema by `#[derive(schemars::JsonSchema)]`
+/// (a field's doc comment becomes its `description`). One description per setting, written once,
+/// beside the field; lines are joined with single spaces as the dialog shows them.
+pub fn descriptions() -> BTreeMap<String, String> {
+    let schema = schemars::schema_for!(Settings);
+    let root = schema.as_value();
+    let mut out = BTreeMap::new();
+    collect_descriptions(root, root, "", &mut out);
+    out
+}
+
+fn collect_descriptions(root: &Value, node: &Value, path: &str, out: &mut BTreeMap<String, String>) {
+    // A struct-typed field is a `$ref` into `$defs` (its own description sits beside the ref).
+    let node = match node.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
+        Some(name) => root.get("$defs").and_then(|d| d.get(name)).unwrap_or(node),
+        None => node,
+    };
+    let Some(props) = node.get("properties").and_then(Value::as_object) else { return };
+    for (key, field) in props {
+        let p = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+        if let Some(d) = field.get("description").and_then(Value::as_str) {
+            out.insert(p.clone(), d.split_whitespace().collect::<Vec<_>>().join(" "));
         }
+        collect_descriptions(root, field, &p, out);
     }
-    None
+}
+
+fn help_for(path: &str) -> Option<String> {
+    // Computed once per process: the schema is the same for every call.
+    static DESCRIPTIONS: std::sync::OnceLock<BTreeMap<String, String>> = std::sync::OnceLock::new();
+    DESCRIPTIONS.get_or_init(descriptions).get(path).cloned()
 }
 
 /// Group `fields` by section, in `SECTIONS` order (for the dialog's headings).
@@ -247,6 +244,64 @@ mod tests {
         assert!(help("retrieval.max_hits_per_page").contains("page"));
         assert!(help("models.embedding_dimensions").contains("dimensionality"));
         assert!(help("ingest.max_page_operators").contains("work budget"));
+        // A multi-line doc comment reads as one paragraph.
+        assert!(help("models.embedding_dimensions").starts_with("Embedding dimensionality to ask the model for (`dimensions` in the embeddings API, sent only when set)."));
+        assert!(!help("models.embedding_dimensions").contains('\n'));
+        // Nested settings (a role's call budget) carry their own field's comment.
+        assert!(help("budgets.planner.max_tokens").contains("Output-token cap"), "{}", help("budgets.planner.max_tokens"));
+    }
+
+    #[test]
+    fn every_setting_the_dialog_shows_has_a_description() {
+        let missing: Vec<String> = fields(&Settings::paper())
+            .into_iter()
+            .filter(|f| f.help.as_deref().is_none_or(|h| h.trim().is_empty()))
+            .map(|f| f.path)
+            .collect();
+        assert!(missing.is_empty(), "settings without a doc comment in config.rs: {missing:?}");
+    }
+
+    /// The derive carries each field's doc comment verbatim: every `///` comment on a field of a
+    /// settings struct in `config.rs` (read here, in the test, as the independent witness) equals
+    /// the schema's description of that field, whitespace aside.
+    #[test]
+    fn descriptions_match_the_doc_comments_in_config_rs() {
+        const SOURCE: &str = include_str!("../config.rs");
+        let schema = schemars::schema_for!(Settings);
+        let root = schema.as_value();
+        let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut strukt: Option<&str> = None;
+        let mut doc: Vec<&str> = vec![];
+        let mut checked = 0;
+        for line in SOURCE.lines() {
+            let t = line.trim();
+            if let Some(rest) = t.strip_prefix("pub struct ") {
+                strukt = rest.split(|c: char| !c.is_alphanumeric() && c != '_').next();
+                doc.clear();
+            } else if t == "}" {
+                strukt = None;
+            } else if let Some(d) = t.strip_prefix("///") {
+                doc.push(d);
+            } else if let (Some(name), Some(rest)) = (strukt, t.strip_prefix("pub ")) {
+                let field = rest.split(':').next().unwrap_or("").trim();
+                let def = if name == "Settings" { Some(root) } else { root.get("$defs").and_then(|d| d.get(name)) };
+                if let Some(def) = def {
+                    let got = def.pointer(&format!("/properties/{field}/description")).and_then(Value::as_str);
+                    let want = (!doc.is_empty()).then(|| norm(&doc.join(" ")));
+                    assert_eq!(got.map(norm), want, "{name}.{field}");
+                    checked += 1;
+                }
+                doc.clear();
+            } else if !t.starts_with("#[") {
+                doc.clear();
+            }
+        }
+        assert!(checked > 80, "only {checked} settings fields compared");
+        // And the dialog shows exactly these descriptions.
+        let d = descriptions();
+        for f in fields(&Settings::paper()) {
+            assert_eq!(f.help.as_ref(), d.get(&f.path), "{}", f.path);
+        }
     }
 
     #[test]
