@@ -4,7 +4,7 @@
 //! `1000 + 100·t + r` does at 100 rows (spec §12).
 
 use super::chunk::{chunk_sentences, split_sentences};
-use super::table::without_leaders;
+use super::tables::without_leaders;
 use super::{notes, BlockKind, Extracted, Page, Table, TableNote};
 use crate::config::{IngestSettings, Modality};
 use crate::corpus::{doc_id, BBox, Doc, ExtractionConfidence, TableMeta, TablePart};
@@ -194,7 +194,7 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
 }
 
 /// The parts of the table `t` of page index `pi` in page order, following the links ingest made
-/// (`Table::continues_from_previous`, table::link_continuations): back while this page's first
+/// (`Table::continues_from_previous`, tables::link_continuations): back while this page's first
 /// table continues the previous page's last, forward while the next page's first table continues
 /// this page's last. A one-page table gives itself alone.
 fn table_chain(pages: &[Page], pi: usize, t: usize) -> Vec<(usize, usize)> {
@@ -286,7 +286,7 @@ pub fn columns_and_rows(t: &Table) -> (Vec<String>, Vec<Vec<String>>) {
     (columns.iter().map(|c| without_leaders(c)).collect(), rows)
 }
 
-/// Cells as a reader takes them: dot leaders out (`table::without_leaders`), so a row reads
+/// Cells as a reader takes them: dot leaders out (`tables::without_leaders`), so a row reads
 /// "Total revenue: Fiscal 2015=$ 4,795.5", not eighty dots, in its document and its markdown.
 fn readable(rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
     rows.into_iter().map(|r| r.iter().map(|c| without_leaders(c)).collect()).collect()

@@ -8,7 +8,7 @@
 //! does not expose — the outline (section titles), `/PageLabels` (printed page numbers) and the
 //! document title.
 //!
-//! Layout (`layout`), tables (`table`), chunking (`chunk`) and documents (`docs`) work on values
+//! Layout (`layout`), tables (`tables`), chunking (`chunk`) and documents (`docs`) work on values
 //! already extracted and compile without the `pdf` feature, so the browser app can use them.
 //!
 //! Invariant: nothing here panics on PDF-derived data or hangs on it; whatever could not be read
@@ -18,7 +18,6 @@
 pub(crate) mod budget;
 pub mod chunk;
 mod docs;
-mod figure;
 pub mod furniture;
 pub mod layout;
 #[cfg(feature = "pdf")]
@@ -33,9 +32,8 @@ mod structure;
 mod sections;
 #[cfg(feature = "pdf")]
 mod headings;
-mod ruled;
-pub mod notes;
-pub mod table;
+pub mod tables;
+pub use tables::notes;
 pub mod consensus;
 pub mod vision;
 
@@ -480,7 +478,7 @@ pub fn build_page(
         })
         .fold(0.0, f64::max);
     let lay = layout::lay_out(glyphs, width, height);
-    let tables = table::detect(&lay, graphics, width, height);
+    let tables = tables::detect(&lay, graphics, width, height);
     let (blocks, text) =
         layout::blocks_with_tables(&lay, &tables, &fonts, graphics, width, height, settings);
     let mut tables = tables;

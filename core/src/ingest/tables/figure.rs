@@ -8,13 +8,17 @@
 //!   shading is cut to the column and a table column keeps an edge.
 //! - **Diagram**: the labels sit in boxes of their own with clear space (arrows) between neighbouring
 //!   boxes. Ruled cells touch their neighbours; cell spacing in HTML tables is a point or two.
+//! - **Chart axes**: a grid whose figures are evenly spaced ticks (450, 400, 350 …) is a chart's
+//!   axis, not a table's column (`axis_ticks`, `axis_row` for whitespace grids, `chart_grid` for
+//!   ruled ones).
 //!
-//! Every test is relative to the text size, so the rules hold at any scale. `table.rs` asks
+//! Every test is relative to the text size, so the rules hold at any scale. `regions` asks
 //! [`figure`] about each table it found and drops the ones that are figures.
 
-use super::layout::{Graphics, Line};
-use super::{Cell, Table};
+use crate::ingest::layout::{Graphics, Line};
+use crate::ingest::{Cell, Table};
 use crate::corpus::BBox;
+use super::segments::{Seg, is_number, is_value};
 
 /// What a table-like region turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,7 +127,7 @@ fn stands_free(b: &BBox, fills: &[BBox]) -> bool {
 
 /// At least three labels, and at least half of them, carry a series key.
 fn legend(cells: &[Cell], g: &Graphics, em: f32) -> bool {
-    let labels: Vec<&Cell> = cells.iter().filter(|c| !super::table::is_number(&c.text)).collect();
+    let labels: Vec<&Cell> = cells.iter().filter(|c| !super::segments::is_number(&c.text)).collect();
     let keyed = labels.iter().filter(|c| keyed(c, g, em)).count();
     keyed >= 3 && 2 * keyed >= labels.len()
 }
@@ -174,7 +178,7 @@ fn axis_below(t: &Table, lines: &[&Line], em: f32) -> bool {
 /// different lengths; shading cut to a column has one extent) while the figures share no left,
 /// right or centre edge (they are centred on their bars).
 fn bar_chart(cells: &[Cell], g: &Graphics, em: f32) -> bool {
-    let values: Vec<&Cell> = cells.iter().filter(|c| super::table::is_value(&c.text)).collect();
+    let values: Vec<&Cell> = cells.iter().filter(|c| super::segments::is_value(&c.text)).collect();
     let on: Vec<(usize, BBox)> = values
         .iter()
         .filter_map(|c| {
@@ -266,6 +270,106 @@ fn diagram(cells: &[Cell], g: &Graphics, em: f32) -> bool {
         }
     }
     apart >= 2 && 3 * apart >= 2 * boxed_pairs
+}
+
+fn value_of(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let neg = t.starts_with('(') && t.ends_with(')') || t.starts_with(['-', '−', '–']);
+    let digits: String = t
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let v: f64 = digits.parse().ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// Chart axes line up like a table: every column that holds numbers holds evenly spaced tick
+/// values (450, 400, 350 …). A real table has at least one column of data.
+pub(super) fn axis_ticks(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
+    let n_cols = grid_rows
+        .iter()
+        .flat_map(|r| r.iter().map(|c| c.0 + 1))
+        .max()
+        .unwrap_or(0);
+    let mut progressions = 0;
+    for col in 0..n_cols {
+        let vals: Vec<f64> = grid_rows
+            .iter()
+            .filter_map(|r| r.iter().find(|c| c.0 == col))
+            .map(|c| c.2.text())
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(&t))
+            .collect();
+        if vals.len() < 3 {
+            continue;
+        }
+        let step = vals[1] - vals[0];
+        if !evenly_spaced(&vals, step) {
+            return false;
+        }
+        progressions += 1;
+    }
+    progressions > 0
+}
+
+/// A chart's axis labels: a row of four or more evenly spaced ticks (0, 10, 20 … or 1, 2, 3 …).
+/// Either a zero-based axis along the bottom, or the only figures the "table" has.
+pub(super) fn axis_row(grid_rows: &[Vec<(usize, usize, Seg)>]) -> bool {
+    let ticks = |r: &Vec<(usize, usize, Seg)>| -> Option<f64> {
+        let vals: Vec<f64> = r
+            .iter()
+            .flat_map(|c| c.2.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>())
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(&t))
+            .collect();
+        let step = vals.get(1).zip(vals.first()).map(|(b, a)| b - a)?;
+        let even = vals.len() >= 4
+            && step > 0.0
+            && vals
+                .windows(2)
+                .all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.max(1.0));
+        even.then_some(vals[0])
+    };
+    let bottom_axis = grid_rows
+        .iter()
+        .rev()
+        .take(2)
+        .any(|r| ticks(r) == Some(0.0));
+    let value_rows: Vec<&Vec<(usize, usize, Seg)>> = grid_rows
+        .iter()
+        .filter(|r| r.iter().any(|c| c.0 > 0 && is_value(&c.2.text())))
+        .collect();
+    bottom_axis || !value_rows.is_empty() && value_rows.iter().all(|r| ticks(r).is_some())
+}
+
+/// [`axis_ticks`] over a finished grid: every column with four or more figures (other than a
+/// 1, 2, 3 … numbering) holds evenly spaced ticks (two chart frames side by side ruled like a grid).
+pub(super) fn chart_grid(grid: &[Vec<String>]) -> bool {
+    let n_cols = grid.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut progressions = 0;
+    for col in 0..n_cols {
+        let vals: Vec<f64> = grid
+            .iter()
+            .filter_map(|r| r.get(col))
+            .filter(|t| is_number(t))
+            .filter_map(|t| value_of(t))
+            .collect();
+        let step = vals.get(1).zip(vals.first()).map_or(0.0, |(b, a)| b - a);
+        // Fewer than four figures, or a numbering column (1, 2, 3 …), says nothing.
+        if vals.len() < 4 || (step.abs() - 1.0).abs() < 1e-9 {
+            continue;
+        }
+        if !evenly_spaced(&vals, step) {
+            return false;
+        }
+        progressions += 1;
+    }
+    progressions > 0
+}
+
+/// Every gap between consecutive values equals `step` (non-zero), up to rounding.
+fn evenly_spaced(vals: &[f64], step: f64) -> bool {
+    step.abs() > 0.0 && vals.windows(2).all(|w| ((w[1] - w[0]) - step).abs() <= 1e-6 * step.abs().max(1.0))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! caption: a numbered paragraph under a table ("(1) the Company's …") is not a footnote of a
 //! table that marks nothing.
 
-use super::{Block, BlockKind, Table, TableNote, TextLine};
+use crate::ingest::{Block, BlockKind, Table, TableNote, TextLine};
 use crate::corpus::BBox;
 
 /// Footnote symbols; a run of one ("**") is one mark.
@@ -19,7 +19,7 @@ const SYMBOLS: [char; 4] = ['*', '†', '‡', '§'];
 const NOTE_GAP_EMS: f32 = 3.0;
 
 /// Attach to each table the notes set under it (see the module doc). `blocks` are the page's
-/// blocks as [`super::layout::blocks_with_tables`] made them.
+/// blocks as [`crate::ingest::layout::blocks_with_tables`] made them.
 pub fn attach(tables: &mut [Table], blocks: &[Block]) {
     let tops: Vec<f32> = tables.iter().map(|t| t.bbox[1]).collect();
     let runs: Vec<Vec<TableNote>> = tables.iter().map(|t| notes_under(t.bbox, &tops, blocks)).collect();
@@ -48,7 +48,7 @@ const LOW_ON_PAGE: f32 = 0.55;
 /// the page before it (the table or its notes ending low on it); a table takes that run when it carries a mark of it that none of its own
 /// notes explain. The notes keep their place on the next page (`TableNote::page`); the page's
 /// text keeps them too.
-pub fn attach_carried_over(pages: &mut [super::Page]) {
+pub fn attach_carried_over(pages: &mut [crate::ingest::Page]) {
     for i in 1..pages.len() {
         let (before, after) = pages.split_at_mut(i);
         let (prev, next) = (&mut before[i - 1], &after[0]);
@@ -223,7 +223,7 @@ fn notes_under(table: BBox, table_tops: &[f32], blocks: &[Block]) -> Vec<TableNo
 /// (besides the marks) is a figure, and every row reads as prose.
 pub fn reads_as_notes(t: &Table) -> bool {
     let mut rows: Vec<Vec<&str>> = vec![vec![]; t.n_rows];
-    let mut cells: Vec<&super::Cell> = t.cells.iter().filter(|c| !c.text.trim().is_empty()).collect();
+    let mut cells: Vec<&crate::ingest::Cell> = t.cells.iter().filter(|c| !c.text.trim().is_empty()).collect();
     cells.sort_by_key(|c| (c.row, c.col));
     for c in &cells {
         if let Some(r) = rows.get_mut(c.row) {
@@ -249,7 +249,7 @@ pub fn reads_as_notes(t: &Table) -> bool {
         return false;
     }
     let marks = rows.iter().filter(|r| opens(r)).count();
-    let figures = cells.iter().filter(|c| super::table::is_value(&c.text)).count().saturating_sub(marks);
+    let figures = cells.iter().filter(|c| super::segments::is_value(&c.text)).count().saturating_sub(marks);
     let prose = |r: &[&str]| {
         let text = r.join(" ");
         let letters = text.chars().filter(|c| c.is_alphabetic()).count();

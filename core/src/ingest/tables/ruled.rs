@@ -6,10 +6,10 @@
 //! header, a merged label). Words fall into the slot holding their centre. Double borders and hairline
 //! gaps (rules a few points apart) are one boundary. A lattice with a single column, or whose slots
 //! are mostly empty (a chart frame with gridlines), is not a table; a box around a paragraph has one
-//! slot and is ignored. Whitespace-aligned tables without vertical rules stay with `table.rs`.
+//! slot and is ignored. Whitespace-aligned tables without vertical rules stay with `regions` and `build`.
 
-use super::layout::{join_words, Graphics, Line, Word};
-use super::{Cell, Table};
+use crate::ingest::layout::{join_words, Graphics, Line, Word};
+use crate::ingest::{Cell, Table};
 use crate::corpus::BBox;
 
 /// Rules closer than this (points) are one boundary: double borders, cell background edges.
@@ -181,7 +181,7 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
             cs.len() >= 2
                 && l.words.iter().any(|w| {
                     let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
-                    cx > xs[1] && super::table::is_value(&w.text)
+                    cx > xs[1] && super::segments::is_value(&w.text)
                 })
         };
         if inside.iter().filter(|l| is_row(l)).count() < 2 {
@@ -354,7 +354,7 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
     let value_row = |r: usize| {
         words.iter().any(|w| {
             let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
-            cy > ys[r] && cy < ys[r + 1] && cx > xs[1] && super::table::is_value(&w.text)
+            cy > ys[r] && cy < ys[r + 1] && cx > xs[1] && super::segments::is_value(&w.text)
         })
     };
     let first_value_row = (0..nr).find(|&r| value_row(r)).unwrap_or(0);
@@ -433,8 +433,8 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
             if let Some((pk, p)) = last {
                 if pk == k
                     && w.fx0 - p.fx1 > 1.0 * l.size
-                    && super::table::is_number(&w.text)
-                    && super::table::is_number(&p.text)
+                    && super::segments::is_number(&w.text)
+                    && super::segments::is_number(&p.text)
                 {
                     return None;
                 }
@@ -517,7 +517,7 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
         .find(|&r| {
             cells
                 .iter()
-                .any(|c| c.row == r && c.col > 0 && super::table::is_number(&c.text))
+                .any(|c| c.row == r && c.col > 0 && super::segments::is_number(&c.text))
         })
         .unwrap_or(0);
     let bbox: BBox = [xs[0], ys[0], xs[nc], ys[nr]];
