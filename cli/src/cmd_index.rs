@@ -183,7 +183,7 @@ fn print_hits(hits: &[clair_core::corpus::Hit], json: bool) {
             .collect();
         println!("{}", serde_json::json!({ "hits": hits }));
     } else {
-        for h in &hits {
+        for h in hits {
             let preview: String = h.doc.text.chars().take(160).collect::<String>().replace('\n', " ");
             let section = h.doc.section.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
             println!("{:.4}  {} p{} [{}]{section}  {}", h.score, h.doc.source, h.doc.page, h.doc.modality.as_str(), preview);
