@@ -52,7 +52,14 @@ impl MilvusHttp {
             None => r.call(),
         };
         match res {
-            Ok(resp) | Err(ureq::Error::Status(_, resp)) => Ok(Reply { status: resp.status(), body: resp.into_string().map_err(|e| e.to_string())? }),
+            Ok(resp) | Err(ureq::Error::Status(_, resp)) => {
+                // Not `into_string`: it refuses replies over 10 MB, and a search over a large pool
+                // returns whole documents.
+                let status = resp.status();
+                let mut body = String::new();
+                std::io::Read::read_to_string(&mut resp.into_reader(), &mut body).map_err(|e| e.to_string())?;
+                Ok(Reply { status, body })
+            }
             Err(ureq::Error::Transport(t)) => Err(t.to_string()),
         }
     }

@@ -430,20 +430,22 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         Ok(())
     }
 
-    /// Every manifest row (paged: Milvus answers at most 16,384 rows a query).
+    /// Every manifest row, page by page (Milvus answers at most 16,384 rows a query, offset included).
     async fn manifest_rows(&self, with_stats: bool) -> Result<Vec<Value>, StoreError> {
         let name = self.api.manifest();
         let mut fields = vec!["file_hash", "source", "embedder", "docs", "part", "parts"];
         if with_stats {
             fields.push("stats");
         }
+        // Rows with statistics are ≈ 30 kB each: pages of 128 keep a reply to a few MB.
+        let size = if with_stats { 128 } else { MAX_TOPK };
         let mut rows = vec![];
         loop {
-            let page = self.call(self.api.query(&name, "part >= 0", &fields, MAX_TOPK, rows.len()), &name).await?;
+            let page = self.call(self.api.query(&name, "part >= 0", &fields, size, rows.len()), &name).await?;
             let page = page.as_array().cloned().ok_or_else(|| StoreError::Malformed(format!("query data is not a list: {page}")))?;
             let n = page.len();
             rows.extend(page);
-            if n < MAX_TOPK {
+            if n < size {
                 return Ok(rows);
             }
         }
