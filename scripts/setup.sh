@@ -4,7 +4,8 @@
 # outside crates.io, npm and Debian (TOOLCHAIN.md): trunk never fetches its tools.
 #
 #   scripts/setup.sh          build tools only (trunk, wasm-bindgen, wasm-opt via npm)
-#   scripts/setup.sh --test   also Chromium + ChromeDriver, poppler-utils, Playwright (playwright-core)
+#   scripts/setup.sh --test   also Chromium + ChromeDriver, poppler-utils, Playwright (playwright-core),
+#                             Milvus 2.3.5 standalone in target/milvus/venv (scripts/milvus.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,6 +59,11 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   say "npm install (binaryen, playwright-core)"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
   touch node_modules/.installed
+fi
+
+# Milvus 2.3.5 standalone (PyPI wheel with the server) for the team-library tests.
+if [ "$want_test" = 1 ]; then
+  scripts/milvus.sh install
 fi
 
 # Crates for offline builds (trunk's own `cargo metadata` needs them present).

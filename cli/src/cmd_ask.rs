@@ -18,7 +18,7 @@ use clair_core::llm::{CallEvent, LlmClient, Transport};
 use clair_core::pipeline::{self, ClaimPhase, ProgressEvent};
 use clair_core::retrieve::{ApiEmbedder, Corpus, LocalSearch, OfflineEmbedder, Search};
 
-const USAGE: &str = "usage: clair ask CORPUS QUESTION [--json] [--calls] [--config SETTINGS.toml] [--base-url URL] [--model NAME]";
+const USAGE: &str = "usage: clair ask CORPUS QUESTION | --store milvus://HOST:PORT/COLLECTION [--token T] QUESTION [--json] [--calls] [--config SETTINGS.toml] [--base-url URL] [--model NAME]";
 
 /// The model endpoint from the environment (OPENAI_BASE_URL, CLAIR_*_MODEL; blank values ignored).
 /// Flags are applied after this by each command, so they override.
@@ -127,11 +127,32 @@ fn render_call(e: &CallEvent) -> String {
 
 pub fn ask(raw: &[String]) -> Result<(), String> {
     let a = Args::parse(raw)?;
-    let [path, question] = &a.positional[..] else {
-        return Err(USAGE.into());
+    let store = crate::store::from_args(&a)?;
+    let (path, question) = match (&store, &a.positional[..]) {
+        (None, [path, question]) => (path.as_str(), question),
+        (Some(_), [question]) => ("", question),
+        _ => return Err(USAGE.into()),
     };
     let json = a.has("--json");
     let s = settings(&a)?;
+    if let Some((url, token)) = store {
+        let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
+        let t = NativeTransport::new(&s.models.base_url, key);
+        let client = LlmClient::new(&t, &s);
+        if a.has("--calls") {
+            client.observe(|e| eprintln!("{}", render_call(e)));
+        }
+        let http = crate::store::MilvusHttp::new();
+        let e = crate::store::embedder_for(&http, &url, &token)?;
+        let search = crate::store::open_search(&http, url, token, &e, &s.retrieval)?;
+        let mut on_progress = |e: ProgressEvent| {
+            if let Some(line) = render(&e) {
+                eprintln!("{line}");
+            }
+        };
+        let run = futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?;
+        return finish(run, json);
+    }
     let corpus = Corpus::from_bytes(&std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?).map_err(|e| format!("{path}: {e}"))?;
     let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
     let t = NativeTransport::new(&s.models.base_url, key);
@@ -165,6 +186,11 @@ pub fn ask(raw: &[String]) -> Result<(), String> {
         run.calls.len(),
         s.pipeline.claim_concurrency
     );
+    finish(run, json)
+}
+
+/// Print the answer (or the export) and exit 3 for a failed run.
+fn finish(run: clair_core::export::RunExport, json: bool) -> Result<(), String> {
     if json {
         println!("{}", run.to_json());
     } else {

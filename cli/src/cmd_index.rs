@@ -8,6 +8,8 @@
 //!   answers are cached in `CORPUS.vision.json`. `--estimate` prints the cost estimate and stops.
 //! `clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]`
 //!   → `{"hits": [{"id","source","page","modality","score","text"}]}`, best first.
+//! With `--store milvus://HOST:PORT/COLLECTION [--token T]` instead of CORPUS (`-o`), both work on
+//! a team library on a Milvus server (`crate::store`).
 
 use crate::args::Args;
 use crate::http::NativeTransport;
@@ -31,6 +33,12 @@ fn settings(a: &Args) -> Result<Settings, String> {
 
 pub fn ingest(raw: &[String]) -> Result<(), String> {
     let a = Args::parse(raw)?;
+    if let Some((url, token)) = crate::store::from_args(&a)? {
+        if a.positional.is_empty() {
+            return Err("ingest needs at least one PDF".into());
+        }
+        return crate::store::ingest(&a, &settings(&a)?, url, token);
+    }
     let out = a.value("-o").or(a.value("--out")).ok_or("ingest needs -o CORPUS")?;
     if a.positional.is_empty() {
         return Err("ingest needs at least one PDF".into());
@@ -118,8 +126,11 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
 
 pub fn search(raw: &[String]) -> Result<(), String> {
     let a = Args::parse(raw)?;
-    let [path, query] = &a.positional[..] else {
-        return Err("usage: clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]".into());
+    let store = crate::store::from_args(&a)?;
+    let (path, query) = match (&store, &a.positional[..]) {
+        (None, [path, query]) => (path.as_str(), query),
+        (Some(_), [query]) => ("", query),
+        _ => return Err("usage: clair search CORPUS QUERY | --store milvus://HOST:PORT/COLLECTION QUERY [--k K] [--modality text|table|chart] [--json]".into()),
     };
     let s = settings(&a)?;
     let k: usize = match a.value("--k") {
@@ -130,6 +141,20 @@ pub fn search(raw: &[String]) -> Result<(), String> {
         Some(m) => Some(Modality::parse(m).ok_or_else(|| format!("unknown modality `{m}`"))?),
         None => None,
     };
+    let hits = match store {
+        Some((url, token)) => {
+            let t = crate::store::MilvusHttp::new();
+            let e = crate::store::embedder_for(&t, &url, &token)?;
+            let search = crate::store::open_search(&t, url, token, &e, &s.retrieval)?;
+            futures::executor::block_on(clair_core::retrieve::Search::search(&search, query, k, modality))?
+        }
+        None => local_hits(path, query, k, modality, &s)?,
+    };
+    print_hits(&hits, a.has("--json"));
+    Ok(())
+}
+
+fn local_hits(path: &str, query: &str, k: usize, modality: Option<Modality>, s: &Settings) -> Result<Vec<clair_core::corpus::Hit>, String> {
     let corpus = Corpus::from_bytes(&std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?)
         .map_err(|e| format!("{path}: {e}"))?;
     let hits = if corpus.embedder.starts_with("api:") {
@@ -143,7 +168,11 @@ pub fn search(raw: &[String]) -> Result<(), String> {
         let e = OfflineEmbedder::new(dims);
         LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval }.search_now(query, k, modality)?
     };
-    if a.has("--json") {
+    Ok(hits)
+}
+
+fn print_hits(hits: &[clair_core::corpus::Hit], json: bool) {
+    if json {
         let hits: Vec<serde_json::Value> = hits
             .iter()
             .map(|h| {
@@ -154,13 +183,12 @@ pub fn search(raw: &[String]) -> Result<(), String> {
             .collect();
         println!("{}", serde_json::json!({ "hits": hits }));
     } else {
-        for h in &hits {
+        for h in hits {
             let preview: String = h.doc.text.chars().take(160).collect::<String>().replace('\n', " ");
             let section = h.doc.section.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
             println!("{:.4}  {} p{} [{}]{section}  {}", h.score, h.doc.source, h.doc.page, h.doc.modality.as_str(), preview);
         }
     }
-    Ok(())
 }
 
 fn file_name(path: &str) -> String {

@@ -24,7 +24,7 @@ impl NativeTransport {
 }
 
 /// Run `f` on a new thread and await its result without blocking the executor.
-async fn off_thread<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> Option<R> {
+pub(crate) async fn off_thread<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> Option<R> {
     let (tx, rx) = oneshot::channel();
     std::thread::Builder::new()
         .name("clair-http".into())

@@ -9,6 +9,7 @@ mod cmd_eval;
 mod cmd_extract;
 mod cmd_index;
 mod http;
+mod store;
 mod vision;
 
 use std::process::ExitCode;
@@ -22,13 +23,17 @@ const USAGE: &str = "usage:
   clair extract PDF [--json]
   clair tables PDF [--json]
   clair ingest PDF... -o CORPUS [--embedder offline|api] [--vision off|flagged|all [--vision-pages 3,7] [--estimate]]
+  clair ingest PDF... --store milvus://HOST:PORT/COLLECTION [--token T] [--replace]
   clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]
+  clair search --store milvus://HOST:PORT/COLLECTION QUERY [--token T] [--k K] [--modality M] [--json]
   clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]
+  clair ask --store milvus://HOST:PORT/COLLECTION QUESTION [--token T] [--json] …
   clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
   clair ragas SAMPLES.jsonl [--base-url URL] [--model NAME] [--embedder offline|api [--dims N]]
 
 Model endpoint: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY,
 CLAIR_CHAT_MODEL, CLAIR_VISION_MODEL, CLAIR_EMBEDDING_MODEL; flags override.
+A Milvus library's token: --token or CLAIR_MILVUS_TOKEN (scripts/milvus.sh serves one locally).
 PDF pages are read on every core; CLAIR_THREADS=N limits that (1 reads on one thread).";
 
 /// Threads to read a PDF's pages on: `CLAIR_THREADS` when it is a positive number, else every core

@@ -6,6 +6,7 @@
 //! - `graph` — HNSW graphs built in another worker: the job, the blob, when to build;
 //! - `hierarchical` — the Hierarchical RAG baseline: sections first, then passages within them;
 //! - `graph_rag` — the Graph-RAG baseline: entity graph from indexing, neighbourhood + communities;
+//! - `milvus` — a team library on a Milvus server (REST v1, sans-I/O) behind `Search`;
 //! - `blend` — the 0.65 · 1/(1+d) + 0.35 · ℓ rerank over the 4k pool.
 
 pub mod blend;
@@ -15,6 +16,7 @@ pub mod graph_rag;
 pub mod hierarchical;
 pub mod index;
 pub mod lexical;
+pub mod milvus;
 
 pub use embed::{ApiEmbedder, Embedder, OfflineEmbedder};
 pub use index::Corpus;

@@ -1,0 +1,552 @@
+//! A team library on a Milvus server (issue 42): the same documents, vectors and blended search
+//! as a local `Corpus`, held by Milvus so filings are ingested once and searched from every CLI
+//! and browser. Sans-I/O like the rest of core: this module builds each request (method, path,
+//! JSON body, headers) and reads each reply into typed results or a `StoreError`; the shell sends
+//! the bytes through a `StoreTransport` (the CLI with ureq, the browser with fetch).
+//!
+//! Layout. Milvus's REST v1 (2.3) creates collections with an auto-id Int64 key, one float vector
+//! and dynamic fields, which is all this needs:
+//! - `COLLECTION` holds one row per document of every modality (paper B.3: modality, source,
+//!   page) with the whole `Doc` as JSON in `doc` — ids, page label, section, boxes, table and
+//!   chart metadata — so a hit cites and highlights exactly as a local one. `file_hash` (SHA-256
+//!   of the PDF, `store::content_key`) and `low` (low-confidence table) are the filter fields.
+//! - `COLLECTION_files` is the manifest: per file its hash, name, embedder, document count and its
+//!   share of the offline embedder's query IDF (`TermStats`), split over rows of ≤ 60 kB (Milvus
+//!   caps a row's dynamic fields at 64 KiB). A file is in the library once all its manifest rows
+//!   are: they are written after its documents, so an interrupted ingest leaves no manifest and
+//!   the next one removes the partial documents and reads the file again (resumable).
+//!
+//! Search is `Corpus::search`'s: the dense pool (`pool_factor · k`, modality-filtered, low-
+//! confidence tables left out of tabular searches) comes from Milvus's L2 search (squared L2, as
+//! the local scan), then the 0.65/0.35 blend and the per-page cap run here (spec §5).
+//!
+//! Errors are never a silent empty result: an unreachable server, a refused token, a missing
+//! collection and vectors of another size (Milvus 2.3 answers a wrong-size query with an empty
+//! list) are each a `StoreError` with a message a user can act on. `RestV1` is the only place
+//! that knows paths and reply shapes, so a v2 dialect can follow beside it.
+
+use super::blend::{blend_all, cap_per_group};
+use super::embed::{Embedder, OfflineEmbedder, TermStats};
+use super::Search;
+use crate::config::{Modality, RetrievalSettings};
+use crate::corpus::{Doc, ExtractionConfidence, Hit};
+use serde_json::{json, Value};
+
+/// Milvus caps one search's top k at 16,384.
+pub const MAX_TOPK: usize = 16_384;
+/// Budget for one row's dynamic fields (Milvus: 65,536 bytes), with room for the small fields.
+const ROW_JSON_BUDGET: usize = 60_000;
+/// Rows per insert request: ≈ 1,000 inserts took 0.2 s on a local server (issue 42).
+pub const INSERT_BATCH: usize = 256;
+
+/// `milvus://HOST:PORT/COLLECTION` (HTTP) or `milvus+https://HOST:PORT/COLLECTION`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreUrl {
+    /// `http://HOST:PORT` without a trailing slash.
+    pub base: String,
+    pub collection: String,
+}
+
+impl StoreUrl {
+    pub fn parse(s: &str) -> Result<StoreUrl, String> {
+        let (scheme, rest) = if let Some(r) = s.strip_prefix("milvus://") {
+            ("http", r)
+        } else if let Some(r) = s.strip_prefix("milvus+https://") {
+            ("https", r)
+        } else {
+            return Err(format!("`{s}` is no Milvus store: expected milvus://HOST:PORT/COLLECTION"));
+        };
+        let (host, collection) = rest.split_once('/').ok_or_else(|| format!("`{s}` names no collection: milvus://HOST:PORT/COLLECTION"))?;
+        let collection = collection.trim_end_matches('/');
+        if host.is_empty() {
+            return Err(format!("`{s}` names no host"));
+        }
+        // Milvus: a collection name starts with a letter or underscore; letters, digits, underscores.
+        let valid = collection.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && collection.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && collection.len() <= 200;
+        if !valid {
+            return Err(format!("collection `{collection}`: Milvus allows letters, digits and underscores, starting with a letter"));
+        }
+        Ok(StoreUrl { base: format!("{scheme}://{host}"), collection: collection.to_string() })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Post,
+}
+
+/// One HTTP request for the shell to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub method: Method,
+    /// Full URL.
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+/// What the shell got back: the status and the body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    pub status: u16,
+    pub body: String,
+}
+
+/// Sends a `Request`; `Err` when no reply came (connection refused, DNS, timeout).
+#[allow(async_fn_in_trait)]
+pub trait StoreTransport {
+    async fn send(&self, req: Request) -> Result<Reply, String>;
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoreError {
+    Unreachable { url: String, reason: String },
+    Auth { message: String },
+    MissingCollection { collection: String },
+    DimensionMismatch { collection: String, stored: usize, query: usize },
+    EmbedderMismatch { collection: String, stored: String, query: String },
+    Server { code: i64, message: String },
+    Malformed(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Unreachable { url, reason } => write!(f, "the Milvus server at {url} is unreachable ({reason}): is it running (scripts/milvus.sh serve)?"),
+            StoreError::Auth { message } => write!(f, "the Milvus server refused the token: {message} (pass --token USER:PASSWORD or an API key)"),
+            StoreError::MissingCollection { collection } => write!(f, "the Milvus server has no collection `{collection}`: ingest files into it first (clair ingest PDF --store …)"),
+            StoreError::DimensionMismatch { collection, stored, query } => {
+                write!(f, "collection `{collection}` holds {stored}-dimensional vectors, this embedder makes {query}: search it with the embedder it was ingested with")
+            }
+            StoreError::EmbedderMismatch { collection, stored, query } => {
+                write!(f, "collection `{collection}` was embedded with `{stored}`, not `{query}`: search it with the same embedder or ingest into another collection")
+            }
+            StoreError::Server { code, message } => write!(f, "Milvus error {code}: {message}"),
+            StoreError::Malformed(m) => write!(f, "unexpected reply from Milvus: {m}"),
+        }
+    }
+}
+
+impl From<StoreError> for String {
+    fn from(e: StoreError) -> String {
+        e.to_string()
+    }
+}
+
+/// A Milvus string literal (filter expressions).
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// The REST v1 dialect (Milvus 2.3, `/v1/vector/...`): paths, bodies and reply shapes.
+#[derive(Debug, Clone)]
+pub struct RestV1 {
+    pub url: StoreUrl,
+    pub token: Option<String>,
+}
+
+impl RestV1 {
+    pub fn new(url: StoreUrl, token: Option<String>) -> RestV1 {
+        RestV1 { url, token: token.filter(|t| !t.trim().is_empty()) }
+    }
+    pub fn chunks(&self) -> &str {
+        &self.url.collection
+    }
+    pub fn manifest(&self) -> String {
+        format!("{}_files", self.url.collection)
+    }
+
+    fn request(&self, method: Method, path: &str, body: Option<Value>) -> Request {
+        let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+        if let Some(t) = &self.token {
+            headers.push(("Authorization".to_string(), format!("Bearer {t}")));
+        }
+        Request { method, url: format!("{}/v1/vector{path}", self.url.base), headers, body: body.map(|b| b.to_string()) }
+    }
+
+    pub fn describe(&self, collection: &str) -> Request {
+        // Collection names are [A-Za-z0-9_] (StoreUrl::parse), so no escaping is needed.
+        self.request(Method::Get, &format!("/collections/describe?collectionName={collection}"), None)
+    }
+    pub fn create(&self, collection: &str, dims: usize) -> Request {
+        self.request(
+            Method::Post,
+            "/collections/create",
+            Some(json!({"collectionName": collection, "dimension": dims, "metricType": "L2", "primaryField": "id", "vectorField": "vector"})),
+        )
+    }
+    pub fn insert(&self, collection: &str, rows: Vec<Value>) -> Request {
+        self.request(Method::Post, "/insert", Some(json!({"collectionName": collection, "data": rows})))
+    }
+    pub fn delete(&self, collection: &str, filter: &str) -> Request {
+        self.request(Method::Post, "/delete", Some(json!({"collectionName": collection, "filter": filter})))
+    }
+    pub fn query(&self, collection: &str, filter: &str, fields: &[&str], limit: usize, offset: usize) -> Request {
+        self.request(
+            Method::Post,
+            "/query",
+            Some(json!({"collectionName": collection, "filter": filter, "outputFields": fields, "limit": limit, "offset": offset})),
+        )
+    }
+    pub fn search(&self, vector: &[f32], limit: usize, filter: Option<&str>) -> Request {
+        let mut body = json!({"collectionName": self.chunks(), "vector": vector, "limit": limit.clamp(1, MAX_TOPK), "outputFields": ["doc"]});
+        if let Some(f) = filter {
+            body["filter"] = json!(f);
+        }
+        self.request(Method::Post, "/search", Some(body))
+    }
+
+    /// The `data` of a reply, or the error it carries. `collection` names the collection asked
+    /// about, for the missing-collection message.
+    pub fn data(&self, reply: &Reply, collection: &str) -> Result<Value, StoreError> {
+        if reply.status == 401 || reply.status == 403 {
+            return Err(StoreError::Auth { message: format!("HTTP {}", reply.status) });
+        }
+        let v: Value = serde_json::from_str(&reply.body)
+            .map_err(|_| StoreError::Malformed(format!("HTTP {}: {}", reply.status, reply.body.chars().take(200).collect::<String>())))?;
+        let code = v.get("code").and_then(Value::as_i64).unwrap_or(reply.status as i64);
+        if code == 200 || code == 0 {
+            return Ok(v.get("data").cloned().unwrap_or(Value::Null));
+        }
+        let message = v.get("message").and_then(Value::as_str).unwrap_or("").to_string();
+        let lower = message.to_lowercase();
+        // 1800: "user hasn't authenticated"; 2.3 also answers a bad password in the message.
+        if code == 1800 || lower.contains("authenticat") || lower.contains("permission deny") || lower.contains("permission denied") {
+            return Err(StoreError::Auth { message });
+        }
+        if lower.contains("collection not found") || lower.contains("can't find collection") || lower.contains("collection not exist") {
+            return Err(StoreError::MissingCollection { collection: collection.to_string() });
+        }
+        Err(StoreError::Server { code, message })
+    }
+
+    /// The vector size of a described collection (`"type": "FloatVector(1024)"`).
+    pub fn parse_dims(data: &Value) -> Result<usize, StoreError> {
+        data.get("fields")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.get("type").and_then(Value::as_str))
+            .find_map(|t| t.strip_prefix("FloatVector(").and_then(|r| r.strip_suffix(')')).and_then(|n| n.parse().ok()))
+            .ok_or_else(|| StoreError::Malformed(format!("no float vector field in {data}")))
+    }
+
+    /// Search hits as (document, squared L2 distance), nearest first.
+    pub fn parse_hits(data: &Value) -> Result<Vec<(Doc, f32)>, StoreError> {
+        let rows = data.as_array().ok_or_else(|| StoreError::Malformed(format!("search data is not a list: {data}")))?;
+        rows.iter()
+            .map(|r| {
+                let d = r.get("distance").and_then(Value::as_f64).ok_or_else(|| StoreError::Malformed("a hit without a distance".into()))?;
+                let doc = r.get("doc").and_then(Value::as_str).ok_or_else(|| StoreError::Malformed("a hit without its document".into()))?;
+                let doc: Doc = serde_json::from_str(doc).map_err(|e| StoreError::Malformed(format!("a stored document does not read: {e}")))?;
+                Ok((doc, d as f32))
+            })
+            .collect()
+    }
+}
+
+/// The JSON stored for a document, within the row budget: a table that does not fit loses its
+/// cell grid first (the whole-table document's text holds the same table as markdown), then text
+/// past the budget is cut. Returns the JSON and whether anything was cut.
+pub fn doc_json(doc: &Doc) -> (String, bool) {
+    let fits = |s: &str| serde_json::to_string(s).map_or(false, |e| e.len() <= ROW_JSON_BUDGET);
+    let full = serde_json::to_string(doc).unwrap_or_default();
+    if fits(&full) {
+        return (full, false);
+    }
+    let mut d = doc.clone();
+    if let Some(t) = d.table.as_mut() {
+        t.rows.clear();
+    }
+    loop {
+        let s = serde_json::to_string(&d).unwrap_or_default();
+        if fits(&s) || d.text.is_empty() {
+            return (s, true);
+        }
+        let keep = d.text.chars().count() * 3 / 4;
+        d.text = d.text.chars().take(keep).collect();
+    }
+}
+
+/// One document's row: the vector, the filter fields and the whole document.
+pub fn doc_row(doc: &Doc, vector: &[f32], file_hash: &str) -> (Value, bool) {
+    let (json, cut) = doc_json(doc);
+    (
+        json!({
+            "vector": vector,
+            "doc_id": doc.id,
+            "source": doc.source,
+            "page": doc.page,
+            "modality": doc.modality.as_str(),
+            "low": doc.confidence == ExtractionConfidence::Low,
+            "file_hash": file_hash,
+            "doc": json,
+        }),
+        cut,
+    )
+}
+
+/// A file as the manifest records it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileEntry {
+    pub hash: String,
+    pub source: String,
+    pub embedder: String,
+    pub docs: usize,
+}
+
+/// The manifest collection's vector size: Milvus needs a vector field; this one is never searched.
+pub const MANIFEST_DIMS: usize = 2;
+
+/// The manifest rows of a file: its share of the IDF statistics as JSON, split at char boundaries
+/// into pieces that fit a row, each row carrying the file's identity and `part`/`parts`.
+pub fn manifest_rows(file: &FileEntry, stats: &TermStats) -> Vec<Value> {
+    let s = serde_json::to_string(stats).unwrap_or_default();
+    // The escaped piece must fit: JSON escaping can at most double ASCII (\" and \\), so half.
+    let max = ROW_JSON_BUDGET / 2;
+    let mut pieces: Vec<&str> = vec![];
+    let mut rest = s.as_str();
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(max);
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        pieces.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    if pieces.is_empty() {
+        pieces.push("");
+    }
+    let parts = pieces.len();
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            json!({"vector": [1.0, 0.0], "file_hash": file.hash, "source": file.source, "embedder": file.embedder,
+                   "docs": file.docs, "part": i, "parts": parts, "stats": p})
+        })
+        .collect()
+}
+
+/// Complete files from manifest rows (a file missing a part was interrupted: left out), in name
+/// order, and, when the rows carry `stats`, the merged statistics of the complete files.
+pub fn read_manifest(rows: &[Value]) -> Result<(Vec<FileEntry>, TermStats), StoreError> {
+    use std::collections::BTreeMap;
+    let mut by_hash: BTreeMap<String, (FileEntry, usize, BTreeMap<usize, String>)> = BTreeMap::new();
+    for r in rows {
+        let s = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
+        let n = |k: &str| r.get(k).and_then(Value::as_u64).map(|x| x as usize);
+        let (Some(hash), Some(source), Some(embedder), Some(docs), Some(part), Some(parts)) =
+            (s("file_hash"), s("source"), s("embedder"), n("docs"), n("part"), n("parts"))
+        else {
+            return Err(StoreError::Malformed(format!("a manifest row lacks a field: {r}")));
+        };
+        let e = by_hash.entry(hash.clone()).or_insert_with(|| (FileEntry { hash, source, embedder, docs }, parts, BTreeMap::new()));
+        e.2.insert(part, s("stats").unwrap_or_default());
+    }
+    let mut files = vec![];
+    let mut stats = TermStats::default();
+    for (_, (file, parts, pieces)) in by_hash {
+        if pieces.len() != parts || (0..parts).any(|i| !pieces.contains_key(&i)) {
+            continue;
+        }
+        let joined: String = pieces.into_values().collect();
+        if !joined.is_empty() {
+            let share: TermStats = serde_json::from_str(&joined).map_err(|e| StoreError::Malformed(format!("{}: its statistics do not read: {e}", file.source)))?;
+            stats.merge(&share);
+        }
+        files.push(file);
+    }
+    files.sort_by(|a, b| a.source.cmp(&b.source).then(a.hash.cmp(&b.hash)));
+    Ok((files, stats))
+}
+
+/// The dense-pool filter for a modality: tabular searches leave low-confidence tables out, as the
+/// local index does (spec §4.2).
+pub fn modality_filter(modality: Option<Modality>) -> Option<String> {
+    modality.map(|m| {
+        let f = format!("modality == {}", quote(m.as_str()));
+        if m == Modality::Table {
+            format!("{f} and low == false")
+        } else {
+            f
+        }
+    })
+}
+
+/// Filter for everything stored for a file: its hash, or (a new version of a file) its name.
+pub fn file_filter(hash: &str, source: &str) -> String {
+    format!("file_hash == {} or source == {}", quote(hash), quote(source))
+}
+
+/// A library on a Milvus server: the REST dialect plus a transport.
+pub struct MilvusStore<'t, T: StoreTransport> {
+    pub api: RestV1,
+    pub transport: &'t T,
+}
+
+impl<'t, T: StoreTransport> MilvusStore<'t, T> {
+    pub fn new(transport: &'t T, url: StoreUrl, token: Option<String>) -> Self {
+        MilvusStore { api: RestV1::new(url, token), transport }
+    }
+
+    async fn call(&self, req: Request, collection: &str) -> Result<Value, StoreError> {
+        let url = self.api.url.base.clone();
+        let reply = self.transport.send(req).await.map_err(|reason| StoreError::Unreachable { url, reason })?;
+        self.api.data(&reply, collection)
+    }
+
+    /// The vector size of a collection.
+    pub async fn dims(&self, collection: &str) -> Result<usize, StoreError> {
+        let d = self.call(self.api.describe(collection), collection).await?;
+        RestV1::parse_dims(&d)
+    }
+
+    /// Create the document and manifest collections when missing; an existing document
+    /// collection of another vector size is an error.
+    pub async fn ensure_collections(&self, dims: usize) -> Result<(), StoreError> {
+        for (name, want) in [(self.api.chunks().to_string(), dims), (self.api.manifest(), MANIFEST_DIMS)] {
+            match self.dims(&name).await {
+                Ok(d) if d == want => {}
+                Ok(d) => return Err(StoreError::DimensionMismatch { collection: name, stored: d, query: want }),
+                Err(StoreError::MissingCollection { .. }) => {
+                    self.call(self.api.create(&name, want), &name).await?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Every manifest row, page by page (Milvus answers at most 16,384 rows a query, offset included).
+    async fn manifest_rows(&self, with_stats: bool) -> Result<Vec<Value>, StoreError> {
+        let name = self.api.manifest();
+        let mut fields = vec!["file_hash", "source", "embedder", "docs", "part", "parts"];
+        if with_stats {
+            fields.push("stats");
+        }
+        // Rows with statistics are ≈ 30 kB each: pages of 128 keep a reply to a few MB.
+        let size = if with_stats { 128 } else { MAX_TOPK };
+        let mut rows = vec![];
+        loop {
+            let page = self.call(self.api.query(&name, "part >= 0", &fields, size, rows.len()), &name).await?;
+            let page = page.as_array().cloned().ok_or_else(|| StoreError::Malformed(format!("query data is not a list: {page}")))?;
+            let n = page.len();
+            rows.extend(page);
+            if n < size {
+                return Ok(rows);
+            }
+        }
+    }
+
+    /// The files fully in the library.
+    pub async fn files(&self) -> Result<Vec<FileEntry>, StoreError> {
+        Ok(read_manifest(&self.manifest_rows(false).await?)?.0)
+    }
+
+    /// Remove everything stored for a file (by hash or by name): documents and manifest rows.
+    pub async fn remove_file(&self, hash: &str, source: &str) -> Result<(), StoreError> {
+        let f = file_filter(hash, source);
+        // Manifest first: a file without a manifest counts as absent, whatever documents remain.
+        self.call(self.api.delete(&self.api.manifest(), &f), &self.api.manifest()).await?;
+        self.call(self.api.delete(self.api.chunks(), &f), self.api.chunks()).await?;
+        Ok(())
+    }
+
+    /// Store a file's documents and vectors, then its manifest rows. Returns how many documents
+    /// had to be cut to fit a row (`doc_json`).
+    pub async fn put_file(&self, file: &FileEntry, docs: &[Doc], vectors: &[Vec<f32>], stats: &TermStats) -> Result<usize, StoreError> {
+        if docs.len() != vectors.len() {
+            return Err(StoreError::Malformed(format!("{} documents but {} vectors", docs.len(), vectors.len())));
+        }
+        let mut cut = 0;
+        let chunks = self.api.chunks().to_string();
+        for (ds, vs) in docs.chunks(INSERT_BATCH).zip(vectors.chunks(INSERT_BATCH)) {
+            let rows: Vec<Value> = ds
+                .iter()
+                .zip(vs)
+                .map(|(d, v)| {
+                    let (row, c) = doc_row(d, v, &file.hash);
+                    cut += c as usize;
+                    row
+                })
+                .collect();
+            self.call(self.api.insert(&chunks, rows), &chunks).await?;
+        }
+        let m = self.api.manifest();
+        self.call(self.api.insert(&m, manifest_rows(file, stats)), &m).await?;
+        Ok(cut)
+    }
+
+    /// Open the library for searching with the offline embedder: checks the vector size and the
+    /// embedder against what the collection holds, and merges the files' IDF statistics.
+    pub async fn open_search(self, embedder: &'t OfflineEmbedder, settings: &'t RetrievalSettings) -> Result<MilvusSearch<'t, T>, StoreError> {
+        let collection = self.api.chunks().to_string();
+        let stored = self.dims(&collection).await?;
+        if stored != embedder.dims() {
+            return Err(StoreError::DimensionMismatch { collection, stored, query: embedder.dims() });
+        }
+        let (files, stats) = read_manifest(&self.manifest_rows(true).await?)?;
+        if let Some(f) = files.iter().find(|f| f.embedder != embedder.name()) {
+            return Err(StoreError::EmbedderMismatch { collection, stored: f.embedder.clone(), query: embedder.name() });
+        }
+        Ok(MilvusSearch { store: self, embedder, settings, stats, files })
+    }
+}
+
+/// `Search` over a Milvus library with the offline embedder (the CLI's and the browser's without
+/// a key).
+pub struct MilvusSearch<'t, T: StoreTransport> {
+    pub store: MilvusStore<'t, T>,
+    pub embedder: &'t OfflineEmbedder,
+    pub settings: &'t RetrievalSettings,
+    pub stats: TermStats,
+    pub files: Vec<FileEntry>,
+}
+
+impl<T: StoreTransport> MilvusSearch<'_, T> {
+    async fn search_split(&self, query: &str, dense_text: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        if k == 0 {
+            return Ok(vec![]);
+        }
+        let q = self.embedder.embed_query(dense_text, &self.stats);
+        let n = (k * self.settings.pool_factor.max(1)).min(MAX_TOPK);
+        let filter = modality_filter(modality);
+        let data = self.store.call(self.store.api.search(&q, n, filter.as_deref()), self.store.api.chunks()).await?;
+        let pool = RestV1::parse_hits(&data)?;
+        Ok(rank(&pool, query, k, self.settings))
+    }
+}
+
+/// Spec §5 over a pool from the server: blend, per-page cap, top k — as `Corpus::search_traced`.
+pub fn rank(pool: &[(Doc, f32)], query: &str, k: usize, s: &RetrievalSettings) -> Vec<Hit> {
+    let ranked = blend_all(pool.iter().enumerate().map(|(i, (d, dist))| (i, *dist, d.text.as_str())), query, s);
+    cap_per_group(&ranked, k, s.max_hits_per_page, |i| (pool[i].0.source.as_str(), pool[i].0.page))
+        .into_iter()
+        .map(|(i, score)| Hit { doc: pool[i].0.clone(), score })
+        .collect()
+}
+
+impl<T: StoreTransport> Search for MilvusSearch<'_, T> {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.search_split(query, query, k, modality).await
+    }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.search_split(query, passage, k, modality).await
+    }
+}
+
+#[cfg(test)]
+mod tests;

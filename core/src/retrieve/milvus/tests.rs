@@ -1,0 +1,324 @@
+//! Request building and reply reading against Milvus 2.3's REST v1 shapes (as the server answered
+//! them), and the whole library — store, manifest, search — through an in-memory stand-in that
+//! keeps rows and answers L2 searches the way the server does. The real server is exercised by
+//! `cli/tests/milvus_store.rs`.
+
+use super::*;
+use crate::corpus::{doc_id, TableMeta, TablePart};
+use crate::retrieve::embed::embedding_inputs;
+use crate::retrieve::{Corpus, LocalSearch};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+fn url() -> StoreUrl {
+    StoreUrl::parse("milvus://127.0.0.1:19530/filings").unwrap()
+}
+
+fn reply(body: &str) -> Reply {
+    Reply { status: 200, body: body.into() }
+}
+
+#[test]
+fn store_url_names_host_port_and_collection() {
+    assert_eq!(url(), StoreUrl { base: "http://127.0.0.1:19530".into(), collection: "filings".into() });
+    let tls = StoreUrl::parse("milvus+https://in01.example.com:443/team_lib/").unwrap();
+    assert_eq!((tls.base.as_str(), tls.collection.as_str()), ("https://in01.example.com:443", "team_lib"));
+    assert!(StoreUrl::parse("http://127.0.0.1:19530/filings").is_err(), "not a milvus:// URL");
+    assert!(StoreUrl::parse("milvus://127.0.0.1:19530").is_err(), "no collection");
+    assert!(StoreUrl::parse("milvus://h:1/bad-name").is_err(), "Milvus names allow no hyphen");
+    assert!(StoreUrl::parse("milvus://h:1/9lives").is_err(), "nor a leading digit");
+}
+
+#[test]
+fn requests_carry_the_token_as_bearer_and_a_json_body() {
+    let api = RestV1::new(url(), Some("root:Milvus".into()));
+    let r = api.insert("filings", vec![json!({"doc_id": "a"})]);
+    assert_eq!(r.method, Method::Post);
+    assert_eq!(r.url, "http://127.0.0.1:19530/v1/vector/insert");
+    assert!(r.headers.contains(&("Authorization".into(), "Bearer root:Milvus".into())));
+    let body: Value = serde_json::from_str(r.body.as_deref().unwrap()).unwrap();
+    assert_eq!(body, json!({"collectionName": "filings", "data": [{"doc_id": "a"}]}));
+    let d = api.describe("filings");
+    assert_eq!((d.method, d.url.as_str(), d.body.as_deref()), (Method::Get, "http://127.0.0.1:19530/v1/vector/collections/describe?collectionName=filings", None));
+    // A blank token is no token: no Authorization header at all.
+    let anon = RestV1::new(url(), Some("  ".into()));
+    assert!(anon.describe("filings").headers.iter().all(|(k, _)| k != "Authorization"));
+}
+
+#[test]
+fn search_request_filters_the_modality_and_leaves_low_confidence_tables_out_of_tabular_pools() {
+    let api = RestV1::new(url(), None);
+    let body = |m: Option<Modality>, limit: usize| -> Value {
+        serde_json::from_str(api.search(&[0.5, 0.5], limit, modality_filter(m).as_deref()).body.as_deref().unwrap()).unwrap()
+    };
+    let b = body(Some(Modality::Table), 32);
+    assert_eq!(b["filter"], json!("modality == \"table\" and low == false"));
+    assert_eq!((b["limit"].as_u64(), b["outputFields"].clone()), (Some(32), json!(["doc"])));
+    assert_eq!(body(Some(Modality::Text), 8)["filter"], json!("modality == \"text\""));
+    assert!(body(None, 8).get("filter").is_none());
+    assert_eq!(body(None, 100_000)["limit"].as_u64(), Some(MAX_TOPK as u64), "Milvus's top-k ceiling");
+    assert_eq!(file_filter("ab", "Q\"3\".pdf"), "file_hash == \"ab\" or source == \"Q\\\"3\\\".pdf\"");
+}
+
+#[test]
+fn server_errors_become_typed_errors_never_an_empty_result() {
+    let api = RestV1::new(url(), None);
+    // The bodies Milvus 2.3.5 sends.
+    let missing = reply(r#"{"code":100,"message":"collection not found[database=default][collection=nope]"}"#);
+    assert_eq!(api.data(&missing, "nope"), Err(StoreError::MissingCollection { collection: "nope".into() }));
+    let auth = reply(r#"{"code":1800,"message":"user hasn't authenticated"}"#);
+    assert!(matches!(api.data(&auth, "filings"), Err(StoreError::Auth { .. })));
+    assert!(matches!(api.data(&Reply { status: 401, body: String::new() }, "filings"), Err(StoreError::Auth { .. })));
+    let big = reply(r#"{"code":1100,"message":"the length (2000036) of dynamic field exceeds max length (65536)"}"#);
+    assert_eq!(api.data(&big, "filings"), Err(StoreError::Server { code: 1100, message: "the length (2000036) of dynamic field exceeds max length (65536)".into() }));
+    assert!(matches!(api.data(&Reply { status: 502, body: "<html>bad gateway".into() }, "filings"), Err(StoreError::Malformed(_))));
+    assert_eq!(api.data(&reply(r#"{"code":200,"data":["filings"]}"#), "filings"), Ok(json!(["filings"])));
+    // Each message says what to do.
+    assert!(StoreError::MissingCollection { collection: "x".into() }.to_string().contains("clair ingest"));
+    assert!(StoreError::Unreachable { url: "http://h:1".into(), reason: "refused".into() }.to_string().contains("scripts/milvus.sh serve"));
+}
+
+#[test]
+fn describe_reply_gives_the_vector_size() {
+    let d: Value = serde_json::from_str(
+        r#"{"collectionName":"t1","enableDynamicField":true,"fields":[{"autoId":true,"name":"id","primaryKey":true,"type":"Int64"},{"autoId":false,"name":"vector","primaryKey":false,"type":"FloatVector(1024)"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(RestV1::parse_dims(&d), Ok(1024));
+    assert!(RestV1::parse_dims(&json!({"fields": []})).is_err());
+}
+
+fn cited_table_row() -> Doc {
+    let mut d = Doc::bare(&doc_id("acme.pdf", 37, Modality::Table, "t0r2"), "acme.pdf", 37, Modality::Table, "Net sales | 34,229 | 35,355");
+    d.page_label = Some("35".into());
+    d.section = Some("Item 8. Financial Statements".into());
+    d.bboxes = vec![[72.0, 300.5, 540.0, 312.0]];
+    d.table = Some(TableMeta {
+        caption: "Consolidated Statement of Income".into(),
+        columns: vec!["".into(), "2022".into(), "2021".into()],
+        rows: vec![vec!["Net sales".into(), "34,229".into(), "35,355".into()]],
+        row_label: Some("Net sales".into()),
+        table_index: 0,
+        parts: vec![TablePart { page: 37, bbox: [70.0, 100.0, 542.0, 700.0] }],
+        notes: vec!["(a) Restated.".into()],
+    });
+    d
+}
+
+#[test]
+fn a_hit_reads_back_every_field_a_citation_and_its_highlight_need() {
+    let d = cited_table_row();
+    let (row, cut) = doc_row(&d, &[0.0, 1.0], "abc");
+    assert!(!cut);
+    assert_eq!((row["modality"].as_str(), row["source"].as_str(), row["page"].as_u64()), (Some("table"), Some("acme.pdf"), Some(37)));
+    // The server echoes the stored fields with the distance.
+    let data = json!([{"distance": 0.25, "id": "4709", "doc": row["doc"]}]);
+    let hits = RestV1::parse_hits(&data).unwrap();
+    assert_eq!(hits, vec![(d, 0.25)]);
+    assert!(RestV1::parse_hits(&json!([{"distance": 0.1, "doc": "{not json"}])).is_err());
+}
+
+#[test]
+fn a_document_too_big_for_a_row_loses_its_cell_grid_first_then_text() {
+    let mut d = cited_table_row();
+    let t = d.table.as_mut().unwrap();
+    t.rows = (0..4000).map(|i| vec![format!("Line item {i}"), "1,234".into(), "5,678".into()]).collect();
+    let (json, cut) = doc_json(&d);
+    assert!(cut && serde_json::to_string(&json).unwrap().len() <= ROW_JSON_BUDGET);
+    let back: Doc = serde_json::from_str(&json).unwrap();
+    assert_eq!((back.text.as_str(), back.bboxes.clone()), (d.text.as_str(), d.bboxes.clone()), "text and boxes kept");
+    assert!(back.table.as_ref().unwrap().rows.is_empty());
+    assert_eq!(back.table.unwrap().parts, d.table.unwrap().parts);
+    let mut long = Doc::bare("x-p1-text-c0", "x.pdf", 1, Modality::Text, &"é\"".repeat(50_000));
+    long.bboxes = vec![[1.0, 2.0, 3.0, 4.0]];
+    let (json, cut) = doc_json(&long);
+    assert!(cut && serde_json::to_string(&json).unwrap().len() <= ROW_JSON_BUDGET);
+    assert!(long.text.starts_with(&serde_json::from_str::<Doc>(&json).unwrap().text));
+}
+
+#[test]
+fn manifest_splits_statistics_over_rows_and_an_interrupted_file_does_not_count() {
+    let e = OfflineEmbedder::default();
+    let texts: Vec<String> = (0..400).map(|i| format!("segment{i} revenue grew in region{i} with backlog{i} and margin{i}")).collect();
+    let (_, stats) = e.embed_documents_with_stats(&texts);
+    let f = FileEntry { hash: "h1".into(), source: "a.pdf".into(), embedder: e.name(), docs: 400 };
+    let rows = manifest_rows(&f, &stats);
+    assert!(rows.len() > 1, "large statistics take several rows");
+    assert!(rows.iter().all(|r| serde_json::to_string(r).unwrap().len() <= ROW_JSON_BUDGET + 200));
+    let other = FileEntry { hash: "h2".into(), source: "b.pdf".into(), embedder: e.name(), docs: 1 };
+    let mut all = manifest_rows(&other, &TermStats::default());
+    all.extend(rows.iter().rev().cloned());
+    let (files, merged) = read_manifest(&all).unwrap();
+    assert_eq!(files, vec![f.clone(), other.clone()]);
+    assert_eq!(merged, stats);
+    // One part missing: the file was interrupted, so it is not in the library.
+    let (files, _) = read_manifest(&all[..all.len() - 1]).unwrap();
+    assert_eq!(files, vec![other]);
+}
+
+/// A stand-in for the server: collections of rows, inserts, deletes and queries by the filters
+/// this module writes, exact squared-L2 search. Replies are shaped as Milvus 2.3.5's.
+#[derive(Default)]
+struct FakeMilvus {
+    collections: RefCell<HashMap<String, (usize, Vec<Value>)>>,
+    down: bool,
+}
+
+fn matches(row: &Value, filter: &str) -> bool {
+    filter.split(" or ").any(|alt| {
+        alt.split(" and ").all(|cond| {
+            let (k, v) = cond.split_once(" == ").or_else(|| cond.split_once(" >= ")).unwrap();
+            if cond.contains(">=") {
+                return true;
+            }
+            let want: Value = serde_json::from_str(v).unwrap();
+            row.get(k) == Some(&want)
+        })
+    })
+}
+
+impl StoreTransport for FakeMilvus {
+    async fn send(&self, req: Request) -> Result<Reply, String> {
+        if self.down {
+            return Err("connection refused".into());
+        }
+        let path = req.url.split("/v1/vector").nth(1).unwrap().to_string();
+        let body: Value = req.body.as_deref().map(|b| serde_json::from_str(b).unwrap()).unwrap_or(Value::Null);
+        let mut cs = self.collections.borrow_mut();
+        let name = body["collectionName"].as_str().map(str::to_string).unwrap_or_else(|| path.split('=').nth(1).unwrap_or("").to_string());
+        let ok = |data: Value| Ok(reply(&json!({"code": 200, "data": data}).to_string()));
+        if path == "/collections/create" {
+            cs.insert(name, (body["dimension"].as_u64().unwrap() as usize, vec![]));
+            return ok(json!({}));
+        }
+        let Some((dims, rows)) = cs.get_mut(&name) else {
+            return Ok(reply(&format!(r#"{{"code":100,"message":"collection not found[database=default][collection={name}]"}}"#)));
+        };
+        match path.split('?').next().unwrap() {
+            "/collections/describe" => ok(json!({"collectionName": name, "fields": [{"name": "id", "type": "Int64"}, {"name": "vector", "type": format!("FloatVector({dims})")}]})),
+            "/insert" => {
+                rows.extend(body["data"].as_array().unwrap().iter().cloned());
+                ok(json!({"insertCount": body["data"].as_array().unwrap().len()}))
+            }
+            "/delete" => {
+                let f = body["filter"].as_str().unwrap();
+                rows.retain(|r| !matches(r, f));
+                ok(json!({}))
+            }
+            "/query" => {
+                let f = body["filter"].as_str().unwrap();
+                let off = body["offset"].as_u64().unwrap() as usize;
+                let lim = body["limit"].as_u64().unwrap() as usize;
+                ok(Value::Array(rows.iter().filter(|r| matches(r, f)).skip(off).take(lim).cloned().collect()))
+            }
+            "/search" => {
+                let q: Vec<f32> = serde_json::from_value(body["vector"].clone()).unwrap();
+                if q.len() != *dims {
+                    return ok(json!([])); // what 2.3.5 does with a vector of the wrong size
+                }
+                let f = body["filter"].as_str();
+                let mut hits: Vec<(f32, &Value)> = rows
+                    .iter()
+                    .filter(|r| f.is_none_or(|f| matches(r, f)))
+                    .map(|r| {
+                        let v: Vec<f32> = serde_json::from_value(r["vector"].clone()).unwrap();
+                        (crate::retrieve::index::sq_l2(&q, &v), r)
+                    })
+                    .collect();
+                hits.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+                let lim = body["limit"].as_u64().unwrap() as usize;
+                ok(Value::Array(hits.into_iter().take(lim).map(|(d, r)| json!({"distance": d, "doc": r["doc"]})).collect()))
+            }
+            other => panic!("unexpected path {other}"),
+        }
+    }
+}
+
+fn filing() -> Vec<Doc> {
+    use Modality::*;
+    let d = |page, m, n: &str, text: &str| Doc::bare(&doc_id("acme.pdf", page, m, n), "acme.pdf", page, m, text);
+    vec![
+        d(3, Text, "0", "Item 1. Business. Acme designs and sells industrial adhesives to customers in 70 countries."),
+        d(12, Text, "0", "Risk factors. Our results depend on raw material prices, foreign exchange and the cyclicality of end markets."),
+        d(40, Text, "0", "CONSOLIDATED STATEMENTS OF CASH FLOWS\nPurchases of property, plant and equipment (1,749) (1,603)"),
+        d(38, Text, "0", "CONSOLIDATED BALANCE SHEETS\nTotal current assets 14,688\nTotal current liabilities 9,523"),
+        d(37, Text, "0", "CONSOLIDATED STATEMENT OF INCOME\nNet sales 34,229 35,355\nCost of sales 19,232"),
+        d(37, Table, "t0", "Net sales | 34,229 | 35,355\nCost of sales | 19,232 | 18,795"),
+    ]
+}
+
+async fn store_filing(m: &MilvusStore<'_, FakeMilvus>, e: &OfflineEmbedder, docs: &[Doc]) {
+    let (vectors, stats) = e.embed_documents_with_stats(&embedding_inputs(docs));
+    m.ensure_collections(e.dims()).await.unwrap();
+    let f = FileEntry { hash: "h-acme".into(), source: "acme.pdf".into(), embedder: e.name(), docs: docs.len() };
+    m.put_file(&f, docs, &vectors, &stats).await.unwrap();
+}
+
+#[test]
+fn a_library_on_the_server_answers_exactly_as_the_same_files_searched_locally() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
+        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        assert_eq!(remote.files.len(), 1);
+
+        let mut c = Corpus::new(e.name(), e.dims());
+        let (v, st) = e.embed_documents_with_stats(&embedding_inputs(&filing()));
+        c.add(filing(), v).unwrap();
+        c.set_source_stats("acme.pdf", st);
+        let local = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+        for (q, m) in [("What was the FY2022 capex?", None), ("net sales 2022", Some(Modality::Table)), ("working capital", Some(Modality::Text))] {
+            let want = local.search_now(q, 3, m).unwrap();
+            let got = remote.search(q, 3, m).await.unwrap();
+            // The local index keeps f16-rounded vectors and the server f32 ones: scores agree to
+            // 1e-4, and the ranking does wherever two scores are further apart than that.
+            assert_eq!(got.len(), want.len(), "{q}");
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!((g.score - w.score).abs() < 1e-4, "{q}: {} vs {}", g.score, w.score);
+                let tied = want.iter().any(|o| o.doc.id != w.doc.id && (o.score - w.score).abs() < 1e-4);
+                assert!(tied || g.doc.id == w.doc.id, "{q}: rank {i}: {} vs {}", g.doc.id, w.doc.id);
+            }
+        }
+        assert_eq!(remote.search("What was the FY2022 capex?", 1, None).await.unwrap()[0].doc.page, 40);
+    });
+}
+
+#[test]
+fn removing_a_file_takes_its_documents_and_manifest_and_an_unknown_collection_is_an_error() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        let m = MilvusStore::new(&fake, url(), None);
+        store_filing(&m, &e, &filing()).await;
+        m.remove_file("h-acme", "acme.pdf").await.unwrap();
+        assert!(m.files().await.unwrap().is_empty());
+        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        assert!(remote.search("capex", 3, None).await.unwrap().is_empty());
+
+        let other = StoreUrl::parse("milvus://127.0.0.1:19530/nobody").unwrap();
+        let err = MilvusStore::new(&fake, other, None).open_search(&e, &s).await.err().unwrap();
+        assert_eq!(err, StoreError::MissingCollection { collection: "nobody".into() });
+    });
+}
+
+#[test]
+fn a_collection_of_another_vector_size_or_a_down_server_is_a_clear_error() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let s = RetrievalSettings::default();
+        let small = OfflineEmbedder::new(256);
+        store_filing(&MilvusStore::new(&fake, url(), None), &small, &filing()).await;
+        let e = OfflineEmbedder::default();
+        let err = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.err().unwrap();
+        assert_eq!(err, StoreError::DimensionMismatch { collection: "filings".into(), stored: 256, query: 1024 });
+        let err = MilvusStore::new(&fake, url(), None).ensure_collections(1024).await.err().unwrap();
+        assert!(matches!(err, StoreError::DimensionMismatch { stored: 256, .. }));
+
+        let down = FakeMilvus { down: true, ..Default::default() };
+        let err = MilvusStore::new(&down, url(), None).open_search(&e, &s).await.err().unwrap();
+        assert!(matches!(err, StoreError::Unreachable { .. }), "{err}");
+    });
+}
