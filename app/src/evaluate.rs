@@ -7,6 +7,13 @@
 //! Retrieval scope: a row that names a document (`doc_name`) is answered from that PDF only, as the
 //! CLI does with one corpus per document; the worker's ranking over the library is filtered to that
 //! source (over-fetching 8 × k so the filtered list is still k long).
+//!
+//! Graph-RAG (Table 2): when a `graph_rag` row is to run, each document it needs is extracted first
+//! as `clair eval` does (`graph_rag::extract`, one `graph_extraction` call per chunk not yet cached),
+//! after the view has shown the estimate (`graph_rag::estimate`) and the user has confirmed it. The
+//! worker hands over the file's chunks and stored answers (`GraphChunks`) and keeps the new answers
+//! with the file in IndexedDB (`GraphApply`), so a second run or a reload extracts nothing; the row
+//! then searches `WithGraph` over the entity graph built from them, on the CLI's code path.
 
 use crate::platform::{download, now_ms, read_chosen_text, BrowserTransport, WorkerSearch};
 use clair_core::config::{Modality, Settings};
@@ -17,7 +24,10 @@ use clair_core::eval::{self as ev, report};
 use clair_core::eval::ragas;
 use clair_core::export::Totals;
 use clair_core::llm::LlmClient;
+use clair_core::protocol::{FromWorker, ToWorker};
+use clair_core::retrieve::graph_rag::{self, EntityGraph, GraphCache, WithGraph};
 use clair_core::retrieve::{ApiEmbedder, OfflineEmbedder, Search};
+use std::collections::BTreeMap;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;
@@ -97,13 +107,30 @@ fn judge_settings(base: &Settings, judge_url: &str, judge_model: &str) -> Settin
     s
 }
 
-async fn evaluate(config: &str, item: &Item, base: &Settings, judge_s: &Settings, key: &str, stop: Rc<Cell<bool>>) -> QuestionResult {
+/// The library file a row is answered from (None: the whole library).
+fn source_of(item: &Item) -> Option<String> {
+    item.doc.as_ref().map(|d| format!("{d}.pdf"))
+}
+
+/// One question under one configuration; `graph` is the entity graph of the row's document(s) for
+/// the Graph-RAG row (`extract_graphs`), searched as `clair eval` searches it (`WithGraph`).
+async fn evaluate(config: &str, item: &Item, base: &Settings, judge_s: &Settings, key: &str, stop: Rc<Cell<bool>>, graph: Option<&EntityGraph>) -> QuestionResult {
     let Some(s) = ev::named(base, config) else {
         return QuestionResult::failed(config, item, format!("unknown configuration `{config}`"), 0.0);
     };
+    let search = DocSearch { inner: WorkerSearch { settings: s.retrieval.clone() }, source: source_of(item) };
+    match graph.filter(|_| s.ablations.graph_rag) {
+        Some(g) => evaluate_with(config, item, &s, judge_s, key, stop, &WithGraph { search, graph: g }).await,
+        None => evaluate_with(config, item, &s, judge_s, key, stop, &search).await,
+    }
+}
+
+async fn evaluate_with<S: Search>(config: &str, item: &Item, s: &Settings, judge_s: &Settings, key: &str, stop: Rc<Cell<bool>>, search: &S) -> QuestionResult {
+    let s = s.clone();
     let transport = BrowserTransport { base_url: s.models.base_url.trim().to_string(), api_key: key.to_string(), cancel: stop.clone() };
     let client = LlmClient::new(&transport, &s);
-    let search = DocSearch { inner: WorkerSearch { settings: s.retrieval.clone() }, source: item.doc.as_ref().map(|d| format!("{d}.pdf")) };
+    // The recorder keeps the HyDE passage the run searched with (`eval::contexts`).
+    let search = ev::contexts::Recorder::new(search);
     let t0 = now_ms();
     let run = clair_core::pipeline::run(&item.question, &s, &client, &search, &mut |_| {}).await;
     let latency_ms = now_ms() - t0;
@@ -118,12 +145,9 @@ async fn evaluate(config: &str, item: &Item, base: &Settings, judge_s: &Settings
         return QuestionResult::failed(config, item, format!("judge: {f}"), latency_ms);
     }
     r.latency_ms = latency_ms;
-    // Spec §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run
-    // (the Hierarchical and Graph-RAG rows take it with their own retrieval, as `clair eval` does).
-    let hits = match clair_core::pipeline::single_pass_retrieval(&item.question, &s, &search, K).await {
-        Ok(Some(h)) => h,
-        _ => search.search(&item.question, K, None).await.unwrap_or_default(),
-    };
+    // Spec §8.2: the retrieval snapshot is the top-k for the raw question by the row's own
+    // retrieval (Hierarchical, Graph-RAG, HyDE with the run's passage), as `clair eval` takes it.
+    let hits = search.contexts(&item.question, &s, K).await.unwrap_or_default();
     r.retrieved_pages = hits.iter().map(|h| h.doc.page).collect();
     // Table 2: RAGAS's four scores, answer relevancy embedded with the API embedding model when a
     // key is set (issue 38 item 7), else with the offline embedder.
@@ -138,6 +162,93 @@ async fn evaluate(config: &str, item: &Item, base: &Settings, judge_s: &Settings
     r
 }
 
+/// One library file's Graph-RAG inputs: its chunks and the extraction answers stored with it.
+#[derive(Clone)]
+struct GraphInput {
+    docs: Vec<clair_core::corpus::Doc>,
+    cache: GraphCache,
+}
+
+/// The files the Graph-RAG rows need (a row without a document searches the whole library).
+fn graph_sources(todo: &[(Item, String)], library: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for (item, _) in todo.iter().filter(|(_, c)| c == "graph_rag") {
+        match source_of(item) {
+            Some(s) => out.push(s),
+            None => out.extend(library.iter().cloned()),
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Ask the worker for each file's chunks and stored answers.
+async fn graph_inputs(sources: &[String]) -> Result<BTreeMap<String, GraphInput>, String> {
+    let mut out = BTreeMap::new();
+    for source in sources {
+        match crate::worker::request(ToWorker::GraphChunks { id: crate::worker::next_id(), source: source.clone() }, None).await {
+            FromWorker::GraphChunks { docs, cache, .. } => {
+                out.insert(source.clone(), GraphInput { docs, cache });
+            }
+            FromWorker::Failed { error, .. } => return Err(format!("Graph-RAG: {error}")),
+            other => return Err(format!("Graph-RAG: unexpected worker reply: {other:?}")),
+        }
+    }
+    Ok(out)
+}
+
+/// The cost of extracting what is not cached yet, summed over the files, in `clair eval
+/// --graph-estimate`'s words; None when everything is cached (nothing to confirm).
+fn graph_estimate(inputs: &BTreeMap<String, GraphInput>, s: &Settings) -> Option<String> {
+    let es: Vec<graph_rag::Estimate> = inputs.values().map(|g| graph_rag::estimate(&g.docs, &g.cache, s)).collect();
+    let calls: usize = es.iter().map(|e| e.calls).sum();
+    if calls == 0 {
+        return None;
+    }
+    let cost = es.iter().try_fold(0.0, |a, e| e.max_cost_usd.map(|c| a + c)).map(|c| format!("${c:.4}")).unwrap_or_else(|| "unpriced model".into());
+    Some(format!(
+        "Graph-RAG extracts the entity graph of {} file(s) first: {} chunk(s), {} cached, {} call(s) to make with {}: ≈ {} input tokens, ≤ {} output tokens, ≤ {cost}. The answers are kept with each file, so this is paid once.",
+        inputs.len(),
+        es.iter().map(|e| e.chunks).sum::<usize>(),
+        es.iter().map(|e| e.cached).sum::<usize>(),
+        calls,
+        s.models.chat_model,
+        es.iter().map(|e| e.input_tokens).sum::<u64>(),
+        es.iter().map(|e| e.max_output_tokens).sum::<u64>(),
+    ))
+}
+
+/// Extract what is not cached (one `graph_extraction` call per chunk, through core), have the
+/// worker store the answers with each file, and build the entity graph each row searches: one per
+/// file, and one over the whole library for rows that name no document.
+async fn extract_graphs(mut inputs: BTreeMap<String, GraphInput>, s: &Settings, key: &str, stop: Rc<Cell<bool>>, status: RwSignal<String>) -> Result<BTreeMap<Option<String>, EntityGraph>, String> {
+    let transport = BrowserTransport { base_url: s.models.base_url.trim().to_string(), api_key: key.to_string(), cancel: stop };
+    for (source, g) in inputs.iter_mut() {
+        let todo = graph_rag::estimate(&g.docs, &g.cache, s).calls;
+        if todo == 0 {
+            continue;
+        }
+        status.set(format!("Graph-RAG: extracting entities from {source} ({todo} call(s))…"));
+        let (failures, _spent) = graph_rag::extract(&g.docs, &mut g.cache, &transport, s).await;
+        if failures.len() == todo {
+            return Err(format!("Graph-RAG: entity extraction for {source}: every call failed (first: {})", failures[0]));
+        }
+        if let FromWorker::Failed { error, .. } = crate::worker::request(ToWorker::GraphApply { id: crate::worker::next_id(), source: source.clone(), cache: g.cache.clone() }, None).await {
+            return Err(format!("Graph-RAG: {error}"));
+        }
+    }
+    let mut graphs = BTreeMap::new();
+    let (mut all_docs, mut all_cache) = (vec![], GraphCache::default());
+    for (source, g) in &inputs {
+        graphs.insert(Some(source.clone()), EntityGraph::build(&g.docs, &g.cache));
+        all_docs.extend(g.docs.iter().cloned());
+        all_cache.entries.extend(g.cache.entries.clone());
+    }
+    graphs.insert(None, EntityGraph::build(&all_docs, &all_cache));
+    Ok(graphs)
+}
+
 #[component]
 pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, sources: Signal<Vec<String>>) -> impl IntoView {
     let dataset: RwSignal<Option<Dataset>> = RwSignal::new(None);
@@ -148,6 +259,8 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
     let error: RwSignal<Option<String>> = RwSignal::new(None);
     let judge_url: RwSignal<String> = RwSignal::new(String::new());
     let judge_model: RwSignal<String> = RwSignal::new(String::new());
+    // Graph-RAG's extraction estimate, waiting for the user's go-ahead.
+    let graph_confirm: RwSignal<Option<String>> = RwSignal::new(None);
 
     let on_dataset = move |ev: web_sys::Event| {
         read_chosen_text(&ev, move |name, text| {
@@ -172,7 +285,9 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
         });
     };
 
-    let run = move || {
+    // `confirmed`: the user accepted Graph-RAG's extraction estimate.
+    let run = move |confirmed: bool| {
+        graph_confirm.set(None);
         let Some(ds) = dataset.get_untracked() else { return };
         let configs = chosen.get_untracked();
         if configs.is_empty() {
@@ -194,13 +309,43 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
             let mut absent: Vec<String> = missing.iter().filter_map(|(i, _)| i.doc.clone().map(|d| format!("{d}.pdf"))).collect();
             absent.sort();
             absent.dedup();
+            // Graph-RAG rows: the entity graph of each file they need, extracted only after the
+            // user has seen what it costs (as `clair eval` prints it before any call).
+            let mut graphs: BTreeMap<Option<String>, EntityGraph> = BTreeMap::new();
+            let wanted = graph_sources(&runnable, &have);
+            if !wanted.is_empty() {
+                let gs = ev::named(&base, "graph_rag").unwrap_or_else(|| base.clone());
+                let prepared = match graph_inputs(&wanted).await {
+                    Ok(p) => p,
+                    Err(e) => {
+                        error.set(Some(e));
+                        running.set(false);
+                        return;
+                    }
+                };
+                if let Some(estimate) = graph_estimate(&prepared, &gs).filter(|_| !confirmed) {
+                    graph_confirm.set(Some(estimate));
+                    status.set(String::new());
+                    running.set(false);
+                    return;
+                }
+                match extract_graphs(prepared, &gs, &key, stop.clone(), status).await {
+                    Ok(g) => graphs = g,
+                    Err(e) => {
+                        error.set(Some(e));
+                        running.set(false);
+                        return;
+                    }
+                }
+            }
             let total = runnable.len();
             for (n, (item, config)) in runnable.into_iter().enumerate() {
                 if stop.get() {
                     break;
                 }
                 status.set(format!("Running {} of {total}: {config} · {}", n + 1, item.id));
-                let r = evaluate(&config, &item, &base, &judge_s, &key, stop.clone()).await;
+                let graph = graphs.get(&source_of(&item));
+                let r = evaluate(&config, &item, &base, &judge_s, &key, stop.clone(), graph).await;
                 if stop.get() && r.error.as_deref().is_some_and(|e| e.contains("cancelled")) {
                     break; // a cancelled question is not a result; it runs again on resume
                 }
@@ -305,9 +450,17 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
                 </label>
             </fieldset>
             <div class="actions">
-                <button id="eval-run" class="button primary" disabled=move || running.get() || dataset.with(|d| d.is_none()) on:click=move |_| run()>"Run evaluation"</button>
+                <button id="eval-run" class="button primary" disabled=move || running.get() || dataset.with(|d| d.is_none()) on:click=move |_| run(false)>"Run evaluation"</button>
                 <button id="eval-stop" class="button" disabled=move || !running.get() on:click=move |_| STOP.with(|s| s.set(true))>"Stop"</button>
             </div>
+            {move || graph_confirm.get().map(|estimate| view! {
+                <div id="eval-graph-estimate" class="notice" role="alert">
+                    <p>{estimate}</p>
+                    <button id="eval-graph-extract" class="button primary" on:click=move |_| run(true)>"Extract and run"</button>
+                    " "
+                    <button id="eval-graph-cancel" class="button" on:click=move |_| graph_confirm.set(None)>"Cancel"</button>
+                </div>
+            })}
             <p id="eval-status" class="muted" aria-live="polite">{move || status.get()}</p>
             {move || error.get().map(|e| view! { <p id="eval-error" class="error" role="alert">{e}</p> })}
             {move || summary.get().map(|(s, files)| {

@@ -317,7 +317,10 @@ fn evaluate_with<S: Search, E: TextEmbedder>(
     with_ragas: bool,
 ) -> (QuestionResult, Option<String>) {
     let started = Instant::now();
-    let run = futures::executor::block_on(pipeline::run(&item.question, s, client, search, &mut |_e: pipeline::ProgressEvent| {}));
+    // The recorder keeps the HyDE passage the run searched with: RAGAS's contexts are what each
+    // row's own retrieval found (`eval::contexts`).
+    let search = clair_core::eval::contexts::Recorder::new(search);
+    let run = futures::executor::block_on(pipeline::run(&item.question, s, client, &search, &mut |_e: pipeline::ProgressEvent| {}));
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
     let run = match run {
         Ok(r) => r,
@@ -328,15 +331,9 @@ fn evaluate_with<S: Search, E: TextEmbedder>(
         return (QuestionResult::failed(name, item, format!("judge: {f}"), latency_ms), Some(run.to_json()));
     }
     r.latency_ms = latency_ms;
-    // §8.2: the retrieval snapshot is the top-k for the raw question, independent of the run; the
-    // Hierarchical and Graph-RAG rows take it with their own retrieval (as the reference did).
-    let snapshot = futures::executor::block_on(async {
-        match pipeline::single_pass_retrieval(&item.question, s, search, k).await? {
-            Some(hits) => Ok(hits),
-            None => search.search(&item.question, k, None).await,
-        }
-    });
-    let hits = snapshot.unwrap_or_default();
+    // §8.2: the retrieval snapshot is the top-k for the raw question by the row's own retrieval
+    // (Hierarchical, Graph-RAG, HyDE with the run's passage; else the plain search).
+    let hits = futures::executor::block_on(search.contexts(&item.question, s, k)).unwrap_or_default();
     r.retrieved_pages = hits.iter().map(|h| h.doc.page).collect();
     if with_ragas {
         let contexts: Vec<String> = hits.iter().map(|h| h.doc.text.clone()).collect();

@@ -57,6 +57,28 @@ pub struct AnswerLine {
     pub citations: Vec<Citation>,
 }
 
+impl AnswerLine {
+    /// The line without the citation labels it ends with (spec §7.1 appends `[source, p.N]` to
+    /// each published line), for views that print each citation where it stands instead — so a
+    /// citation is not shown twice either.
+    pub fn statement(&self) -> &str {
+        let mut rest = self.text.trim_end();
+        let mut labels: Vec<String> = vec![];
+        for l in self.citations.iter().map(crate::agents::synthesizer::label) {
+            if !labels.contains(&l) {
+                labels.push(l);
+            }
+        }
+        for l in labels.iter().rev() {
+            match rest.strip_suffix(l.as_str()) {
+                Some(r) => rest = r.trim_end(),
+                None => break,
+            }
+        }
+        rest
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     /// The final text (the checked rephrase, or the raw lines).
@@ -348,7 +370,8 @@ impl RunExport {
                 lead = lead.replace(l.text.trim(), "");
             }
         }
-        lead.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
+        // What is left between two removed lines is their separator (". "), not a sentence.
+        lead.lines().map(str::trim).filter(|l| l.chars().any(char::is_alphanumeric)).collect::<Vec<_>>().join("\n")
     }
 }
 

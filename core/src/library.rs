@@ -20,6 +20,7 @@ use crate::ingest::Extracted;
 use crate::protocol::{FromWorker, SlabIndex, SourceInfo, ToWorker};
 use crate::retrieve::graph::{BuildReport, GraphError, GraphJob, GraphState, Schedule};
 use crate::retrieve::embed::{embedding_inputs, Embedder, OfflineEmbedder};
+use crate::retrieve::graph_rag::{self, GraphCache};
 use crate::store::{self, StoreOp, StoredFile};
 use crate::retrieve::index::Corpus;
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,6 +49,8 @@ pub struct Library {
     extracted: BTreeMap<String, Extracted>,
     /// source → the vision answers stored with the file.
     vision: BTreeMap<String, VisionCache>,
+    /// source → Graph-RAG's extraction answers stored with the file (`retrieve::graph_rag`).
+    graph_rag: BTreeMap<String, GraphCache>,
     /// Which graphs to build, and how far each got, for the current corpus generation.
     graphs: Schedule,
     /// Modalities whose graph is in the store (`store::graph_key`).
@@ -91,6 +94,7 @@ impl Library {
             rendering: None,
             extracted: BTreeMap::new(),
             vision: BTreeMap::new(),
+            graph_rag: BTreeMap::new(),
             graphs: Schedule::default(),
             stored_graphs: BTreeSet::new(),
             retrieval: RetrievalSettings::default(),
@@ -212,6 +216,7 @@ impl Library {
         self.infos.insert(name.clone(), f.info);
         self.raw.insert(name.clone(), f.pdf);
         self.vision.insert(name.clone(), f.vision);
+        self.graph_rag.insert(name.clone(), f.graph_rag);
         self.readers.insert(name.clone(), f.reader);
         self.keys.insert(name, f.key);
     }
@@ -293,6 +298,7 @@ impl Library {
             vectors: kept.1,
             stats: Some(stats),
             vision: VisionCache::default(),
+            graph_rag: GraphCache::default(),
             reader: crate::ingest::READER_VERSION,
             pdf: bytes.to_vec(),
         };
@@ -309,6 +315,9 @@ impl Library {
         self.raw.insert(name.to_string(), entry.pdf);
         self.extracted.insert(name.to_string(), vision::for_vision(&ex));
         self.vision.insert(name.to_string(), VisionCache::default());
+        // A new reading has new chunks: earlier extraction answers are keyed by chunk text, but
+        // the file's entry starts without them (as it starts without vision answers).
+        self.graph_rag.insert(name.to_string(), GraphCache::default());
         if self.rendering.as_ref().is_some_and(|(s, _)| s == name) {
             self.rendering = None;
         }
@@ -408,6 +417,7 @@ impl Library {
             vectors,
             stats: Some(stats),
             vision: mine.clone(),
+            graph_rag: self.graph_rag.get(source).cloned().unwrap_or_default(),
             reader: self.readers.get(source).copied().unwrap_or_default(),
             pdf: self.raw.get(source).cloned().unwrap_or_default(),
         };
@@ -417,6 +427,50 @@ impl Library {
         }
         self.vision.insert(source.to_string(), mine);
         Ok(info)
+    }
+
+    /// What Graph-RAG's extraction needs of `source` (paper Table 2; `retrieve::graph_rag`): its
+    /// chunks (`graph_rag::chunks`) and the answers stored with the file. The page runs the model.
+    pub fn graph_chunks(&self, source: &str) -> Result<(Vec<crate::corpus::Doc>, GraphCache), String> {
+        if !self.infos.contains_key(source) {
+            return Err(format!("{source} is not loaded: add the PDF first"));
+        }
+        let docs: Vec<crate::corpus::Doc> = self.corpus.docs.iter().filter(|d| d.source == source).cloned().collect();
+        let chunks = graph_rag::chunks(&docs).into_iter().cloned().collect();
+        Ok((chunks, self.graph_rag.get(source).cloned().unwrap_or_default()))
+    }
+
+    /// Keep Graph-RAG's extraction answers for `source` with the file (its store entry is written
+    /// again with them), so a second run and a reload extract nothing. Only answers for the file's
+    /// current chunks are kept.
+    pub fn apply_graph(&mut self, source: &str, cache: GraphCache) -> Result<usize, String> {
+        let key = self.keys.get(source).cloned().ok_or_else(|| format!("{source} is not loaded"))?;
+        let (chunks, _) = self.graph_chunks(source)?;
+        let mut mine = GraphCache::default();
+        for d in &chunks {
+            if let Some(x) = cache.get(d) {
+                mine.insert(d, x.clone());
+            }
+        }
+        let (docs, vectors): (Vec<crate::corpus::Doc>, Vec<Vec<f32>>) =
+            self.corpus.docs.iter().enumerate().filter(|(_, d)| d.source == source).map(|(i, d)| (d.clone(), self.corpus.vector(i).to_vec())).unzip();
+        let entry = StoredFile {
+            key: key.clone(),
+            embedder: self.corpus.embedder.clone(),
+            info: self.infos.get(source).cloned().ok_or_else(|| format!("{source} is not loaded"))?,
+            pages: self.pages.get(source).cloned().unwrap_or_default(),
+            docs,
+            vectors,
+            stats: self.corpus.source_stats(source),
+            vision: self.vision.get(source).cloned().unwrap_or_default(),
+            graph_rag: mine.clone(),
+            reader: self.readers.get(source).copied().unwrap_or_default(),
+            pdf: self.raw.get(source).cloned().unwrap_or_default(),
+        };
+        self.store_ops.push(StoreOp::Put { key, bytes: store::encode(&entry)? });
+        let n = mine.entries.len();
+        self.graph_rag.insert(source.to_string(), mine);
+        Ok(n)
     }
 
     /// Handle one message. `bytes` accompanies `Ingest`.
@@ -462,6 +516,7 @@ impl Library {
                 self.raw.remove(&source);
                 self.extracted.remove(&source);
                 self.vision.remove(&source);
+                self.graph_rag.remove(&source);
                 self.readers.remove(&source);
                 if let Some(key) = self.keys.remove(&source) {
                     self.store_ops.push(StoreOp::Delete { key });
@@ -511,6 +566,14 @@ impl Library {
             }
             ToWorker::VisionApply { id, source, pages, cache, settings } => emit(match self.apply_vision(&source, &pages, cache, &settings) {
                 Ok(info) => FromWorker::Ingested { id, info, already: false },
+                Err(error) => FromWorker::Failed { id, error },
+            }),
+            ToWorker::GraphChunks { id, source } => emit(match self.graph_chunks(&source) {
+                Ok((docs, cache)) => FromWorker::GraphChunks { id, source, docs, cache },
+                Err(error) => FromWorker::Failed { id, error },
+            }),
+            ToWorker::GraphApply { id, source, cache } => emit(match self.apply_graph(&source, cache) {
+                Ok(_) => FromWorker::Sources { id, sources: self.sources() },
                 Err(error) => FromWorker::Failed { id, error },
             }),
             // Past runs are not the library's: the worker shell serves them from their own store.
@@ -718,6 +781,59 @@ mod tests {
     /// The browser's vision path as the worker sees it: the app asks for the pages, runs the model
     /// (here: a canned chart answer), and hands the answers back; the chart joins the file's
     /// documents with its region, is stored, and after a reload the plan finds every page cached.
+    /// The browser's Graph-RAG path as the worker sees it: the page asks for a file's chunks, runs
+    /// `graph_extraction` through core, and hands the answers back to be kept with the file.
+    #[test]
+    fn graph_extraction_answers_are_stored_with_the_file_and_a_reload_needs_no_call() {
+        use crate::config::Settings;
+        use crate::llm::roles::GraphExtractionOut;
+        let Some(bytes) = amcor() else { return };
+        let name = "amcor.pdf".to_string();
+        let s = Settings::paper();
+        let (mut db, mut lib, mut out) = (BTreeMap::new(), Library::new(), vec![]);
+        lib.handle(ToWorker::Ingest { id: 1, name: name.clone(), settings: s.ingest.clone() }, Some(&bytes), &|| 0.0, &mut |m| out.push(m));
+        apply(&mut db, &mut lib);
+        let chunks = |lib: &mut Library| {
+            let mut out = vec![];
+            lib.handle(ToWorker::GraphChunks { id: 2, source: name.clone() }, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::GraphChunks { docs, cache, .. }) => (docs, cache),
+                other => panic!("{other:?}"),
+            }
+        };
+        let (docs, cache) = chunks(&mut lib);
+        assert!(!docs.is_empty() && docs.iter().all(|d| d.source == name));
+        let first = graph_rag::estimate(&docs, &cache, &s);
+        assert_eq!((first.cached, first.calls), (0, docs.len()), "nothing cached before the first run");
+
+        // Every chunk answered, plus an answer for a chunk of another file, which is not kept.
+        let mut fresh = GraphCache::default();
+        for d in &docs {
+            fresh.insert(d, GraphExtractionOut { entities: vec!["Amcor".into(), "net sales".into()], relations: vec![] });
+        }
+        let stranger = crate::corpus::Doc::bare("other-p1-text-c0", "other.pdf", 1, crate::config::Modality::Text, "another file's chunk");
+        // Chunks with the same text share an answer (the cache is keyed by text).
+        let distinct = fresh.entries.len();
+        fresh.insert(&stranger, GraphExtractionOut { entities: vec!["Other".into()], relations: vec![] });
+        lib.handle(ToWorker::GraphApply { id: 3, source: name.clone(), cache: fresh }, None, &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.pop(), Some(FromWorker::Sources { .. })));
+        apply(&mut db, &mut lib);
+        assert_eq!(graph_rag::estimate(&docs, &chunks(&mut lib).1, &s).calls, 0, "a second run makes no call");
+
+        // Reload: restored from the store without parsing, the answers are still there.
+        let mut lib = Library::new();
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        assert_eq!((sources.len(), notice, lib.parsed), (1, None, 0));
+        let (docs2, cache2) = chunks(&mut lib);
+        assert_eq!(cache2.entries.len(), distinct, "only this file's answers are stored with it");
+        assert_eq!(graph_rag::estimate(&docs2, &cache2, &s).calls, 0, "after a reload too");
+        assert!(!graph_rag::EntityGraph::build(&docs2, &cache2).mentions.is_empty());
+
+        // An unknown file is a message, not a panic.
+        lib.handle(ToWorker::GraphChunks { id: 4, source: "missing.pdf".into() }, None, &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.pop(), Some(FromWorker::Failed { .. })));
+    }
+
     #[test]
     fn vision_answers_join_the_file_are_stored_and_a_reload_finds_them_cached() {
         use crate::config::{Modality, Settings, VisionMode};

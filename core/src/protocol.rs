@@ -7,6 +7,7 @@ use crate::corpus::{BBox, Hit};
 use crate::ingest::vision::{PageVision, SignalCounts, VisionCache};
 use crate::ingest::Extracted;
 use crate::retrieve::graph::GraphState;
+use crate::retrieve::graph_rag::GraphCache;
 use crate::retrieve::index::SearchPath;
 use serde::{Deserialize, Serialize};
 
@@ -77,6 +78,12 @@ pub enum ToWorker {
     /// file's vision cache, so a reload or a re-drop pays nothing. `pages`: every page the run read
     /// (fresh or cached). Answered `Ingested` with the updated summary.
     VisionApply { id: u64, source: String, pages: Vec<PageVision>, cache: VisionCache, settings: IngestSettings },
+    /// What Graph-RAG's extraction needs of a file (paper Table 2): its chunks and the
+    /// `graph_extraction` answers stored with it. Answered `GraphChunks`.
+    GraphChunks { id: u64, source: String },
+    /// Store `graph_extraction` answers with the file (like its vision answers), so the entity
+    /// graph is extracted once per file. Answered `Sources`.
+    GraphApply { id: u64, source: String, cache: GraphCache },
 }
 
 impl ToWorker {
@@ -96,7 +103,9 @@ impl ToWorker {
             | ToWorker::OpenRun { id, .. }
             | ToWorker::DeleteRun { id, .. }
             | ToWorker::VisionPages { id, .. }
-            | ToWorker::VisionApply { id, .. } => *id,
+            | ToWorker::VisionApply { id, .. }
+            | ToWorker::GraphChunks { id, .. }
+            | ToWorker::GraphApply { id, .. } => *id,
         }
     }
 }
@@ -190,6 +199,9 @@ pub enum FromWorker {
     /// The reply to `VisionPages`: `extracted` has text, signals, sizes and native tables per page
     /// (no blocks); `content` is the file's store key (SHA-256), the vision cache's file identity.
     Vision { id: u64, source: String, content: String, extracted: Extracted, cache: VisionCache },
+    /// The reply to `GraphChunks`: the file's chunks that go through `graph_extraction` and the
+    /// answers already stored with it.
+    GraphChunks { id: u64, source: String, docs: Vec<crate::corpus::Doc>, cache: GraphCache },
     /// The past runs, newest first (the reply to SaveRun, ListRuns and DeleteRun).
     Runs { id: u64, runs: Vec<crate::history::RunSummary> },
     /// A past run's export (JSON, `clair-fin/run@1`).
@@ -216,6 +228,7 @@ impl FromWorker {
             | FromWorker::Sections { id, .. }
             | FromWorker::PageImage { id, .. }
             | FromWorker::Vision { id, .. }
+            | FromWorker::GraphChunks { id, .. }
             | FromWorker::Runs { id, .. }
             | FromWorker::Run { id, .. }
             | FromWorker::Failed { id, .. }

@@ -18,6 +18,7 @@ use crate::corpus::Doc;
 use crate::ingest::vision::VisionCache;
 use crate::protocol::SourceInfo;
 use crate::retrieve::embed::TermStats;
+use crate::retrieve::graph_rag::GraphCache;
 use crate::retrieve::index::Corpus;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -54,6 +55,9 @@ pub struct StoredFile {
     /// The vision model's answers for this file's pages (`ingest::vision`), so a reload or a
     /// re-drop never pays for a page twice.
     pub vision: VisionCache,
+    /// Graph-RAG's `graph_extraction` answers for this file's chunks (`retrieve::graph_rag`), kept
+    /// with the file like its vision answers, so the entity graph is extracted once per file.
+    pub graph_rag: GraphCache,
     /// `ingest::READER_VERSION` of the reading that made `docs` (0: before versions were kept).
     pub reader: u32,
     pub pdf: Vec<u8>,
@@ -68,8 +72,14 @@ struct Header {
     stats: Option<TermStats>,
     #[serde(default)]
     vision: VisionCache,
+    #[serde(default, skip_serializing_if = "graph_cache_is_empty")]
+    graph_rag: GraphCache,
     #[serde(default)]
     reader: u32,
+}
+
+fn graph_cache_is_empty(c: &GraphCache) -> bool {
+    c.entries.is_empty()
 }
 
 /// What went wrong reading an entry. Either way the entry is dropped and the file must be dropped again.
@@ -82,7 +92,7 @@ pub enum EntryError {
 }
 
 pub fn encode(f: &StoredFile) -> Result<Vec<u8>, String> {
-    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone(), stats: f.stats.clone(), vision: f.vision.clone(), reader: f.reader };
+    let header = Header { embedder: f.embedder.clone(), info: f.info.clone(), pages: f.pages.clone(), stats: f.stats.clone(), vision: f.vision.clone(), graph_rag: f.graph_rag.clone(), reader: f.reader };
     let json = serde_json::to_vec(&header).map_err(|e| format!("{}: not storable ({e})", f.info.source))?;
     let dims = f.vectors.first().map_or(1, Vec::len);
     let mut c = Corpus::new(f.embedder.clone(), dims);
@@ -135,6 +145,7 @@ pub fn decode(key: &str, b: &[u8]) -> Result<StoredFile, EntryError> {
         vectors,
         stats: header.stats,
         vision: header.vision,
+        graph_rag: header.graph_rag,
         reader: header.reader,
         pdf: pdf.to_vec(),
     })
@@ -276,6 +287,7 @@ mod tests {
             vectors: vec![vec![1.0, 0.0, 0.0, 0.0], vec![0.0, 0.5, 0.5, 0.0]],
             stats: Some(TermStats { docs: 2, df: [("net".to_string(), 2)].into_iter().collect() }),
             vision: VisionCache::default(),
+            graph_rag: GraphCache::default(),
             reader: crate::ingest::READER_VERSION,
             pdf: pdf.to_vec(),
         }

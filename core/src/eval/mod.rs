@@ -6,12 +6,14 @@
 //! - `metrics` — pure aggregates with explicit "undefined" (`None`) instead of NaN or a crash;
 //! - `report`  — Markdown / JSON / CSV, configurations side by side;
 //! - `plot`    — the SVG figures, as strings;
-//! - `ragas`   — RAGAS's four scores of Table 2 (judge roles, formulas, the run's embedder).
+//! - `ragas`   — RAGAS's four scores of Table 2 (judge roles, formulas, the run's embedder);
+//! - `contexts` — the contexts RAGAS judges: what each row's own retrieval found (HyDE's included).
 //!
 //! What is deliberately absent: running the pipeline, building corpora, files and clocks. The shell
 //! (`clair eval`) runs each question, measures wall time, appends each `QuestionResult` to a JSONL
 //! (which makes runs resumable) and writes the files `report::files` returns.
 
+pub mod contexts;
 pub mod dataset;
 pub mod metrics;
 pub mod outcome;

@@ -13,8 +13,8 @@
 //!   (`ragas_context_recall`).
 //!
 //! Inputs are the reference harness's (spec §8.2–8.3): the question, the answer cleaned of citation
-//! markers and abstention sentences (`clean_answer`), the top-k documents retrieved for the raw
-//! question, and the gold answer. A judge call that fails leaves its score undefined (`None`,
+//! markers and abstention sentences (`clean_answer`), the top-k documents the configuration's own
+//! retrieval finds for the raw question (`eval::contexts`), and the gold answer. A judge call that fails leaves its score undefined (`None`,
 //! written `–`), never 1.0; the failure is kept in `RagasScores::failures`.
 
 use crate::llm::roles::{RagasAnswerRelevancyOut, RagasContextPrecisionOut, RagasContextRecallOut, RagasFaithfulnessOut, RagasStatementsOut};

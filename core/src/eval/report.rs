@@ -156,7 +156,7 @@ pub fn markdown(s: &Summary, plots: &[(String, String)]) -> String {
 
     o.push_str("## RAGAS (Table 2)\n\n");
     o.push_str(&format!(
-        "RAGAS 0.4.3's definitions over the question, the answer without citation markers or abstention sentences, the top-{} documents retrieved for the raw question, and the gold answer. Faith.: answer statements the contexts support. Ans. Rel.: mean cosine between the question and questions generated from the answer (0 if all noncommittal), embedder: {}. Ctx. Prec.: average precision of per-context relevance verdicts in rank order. Ctx. Recall: gold-answer statements attributable to the contexts. n: questions scored.\n\n",
+        "RAGAS 0.4.3's definitions over the question, the answer without citation markers or abstention sentences, the top-{} documents the configuration's own retrieval finds for the raw question (HyDE: with the hypothetical passage its run wrote; Hierarchical RAG and Graph-RAG: their retrieval), and the gold answer. Faith.: answer statements the contexts support. Ans. Rel.: mean cosine between the question and questions generated from the answer (0 if all noncommittal), embedder: {}. Ctx. Prec.: average precision of per-context relevance verdicts in rank order. Ctx. Recall: gold-answer statements attributable to the contexts. n: questions scored.\n\n",
         s.k,
         if s.embedder.is_empty() { "none (not scored)" } else { s.embedder.as_str() }
     ));

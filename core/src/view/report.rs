@@ -16,7 +16,7 @@ body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:28px;border-bottom:1px solid #d9dee7}h3{font-size:1rem;margin:18px 0 6px}
 table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border:1px solid #d9dee7;padding:4px 6px;text-align:left;vertical-align:top;font-size:.85rem}
 .muted{color:#5b6475}.ok{color:#1b7f4b}.bad{color:#b3261e}.warn{color:#a86400}
-.answer{border-left:4px solid #1b7f4b;padding:4px 12px;white-space:pre-wrap}
+.answer{border-left:4px solid #1b7f4b;padding:4px 12px}.answer .lead{white-space:pre-wrap;margin:4px 0}
 .crop{margin:6px 0 10px}.crop img{max-width:100%;border:1px solid #d9dee7}.crop figcaption{font-size:.8rem;color:#5b6475}
 .claim{border:1px solid #d9dee7;border-radius:8px;padding:8px 14px;margin:12px 0}
 .graph{overflow:auto;border:1px solid #d9dee7;border-radius:8px}
@@ -87,12 +87,19 @@ pub fn html_report_with_crops(run: &RunExport, crops: &[Crop]) -> String {
         crate::export::RunOutcome::Partial => "warn",
         crate::export::RunOutcome::Abstained | crate::export::RunOutcome::Failed => "bad",
     };
-    o.push_str(&format!("<h2>Answer</h2><p class=\"{cls}\"><strong>{badge}</strong></p><div class=\"answer\" id=\"answer-text\">{}</div>\n", escape(&run.answer.text)));
+    // Issue 38 item 5: no sentence of an answer is printed twice. The answer is its lead (what is
+    // not a line: an abstention or failure sentence, a rephrase) and then its lines, each once with
+    // its citations where it stands — the app's rule (`RunExport::answer_lead`).
+    o.push_str(&format!("<h2>Answer</h2><p class=\"{cls}\"><strong>{badge}</strong></p><div class=\"answer\" id=\"answer-text\">"));
+    let lead = run.answer_lead();
+    if !lead.is_empty() {
+        o.push_str(&format!("<p class=\"lead\">{}</p>", escape(&lead)));
+    }
     o.push_str("<ul>");
     let crop_of = |s: &str, p: u32, b: &BBox| crops.iter().find(|c| c.source == s && c.page == p && &c.bbox == b);
     for l in &run.answer.lines {
         let cites: Vec<String> = l.citations.iter().map(|c| format!("[{}, p.{}]", escape(&c.source), c.page)).collect();
-        o.push_str(&format!("<li>{} <span class=\"muted\">{}</span>", escape(&l.text), cites.join(" ")));
+        o.push_str(&format!("<li>{} <span class=\"muted\">{}</span>", escape(l.statement()), cites.join(" ")));
         for c in &l.citations {
             if let Some(crop) = union(&c.bboxes).and_then(|b| crop_of(&c.source, c.page, &b)) {
                 figure(&mut o, crop, "cited region");
@@ -105,7 +112,7 @@ pub fn html_report_with_crops(run: &RunExport, crops: &[Crop]) -> String {
         }
         o.push_str("</li>");
     }
-    o.push_str("</ul>\n");
+    o.push_str("</ul></div>\n");
 
     let t = &run.totals;
     let cost = if t.unpriced_models.is_empty() { format!("${:.4}", t.cost_usd) } else { format!("${:.4} + unpriced ({})", t.cost_usd, escape(&t.unpriced_models.join(", "))) };
@@ -284,7 +291,9 @@ mod tests {
         let run = fixture::run(3, 6);
         let html = html_report(&run);
         assert!(html.starts_with("<!DOCTYPE html>"));
-        assert!(html.contains(&escape(&run.answer.text)), "answer text present");
+        for l in &run.answer.lines {
+            assert!(html.contains(&escape(l.statement())), "each answer line present");
+        }
         for c in &run.claims {
             assert!(html.contains(&format!("id=\"{}\"", c.claim_id)), "a section per claim");
         }
@@ -301,6 +310,50 @@ mod tests {
         assert!(!html.contains("<link"));
         assert!(!html.contains("url("));
         assert!(!html.contains("@import"));
+    }
+
+    /// The answer block of a report: from the answer heading to the model-call totals.
+    fn answer_block(html: &str) -> &str {
+        let start = html.find("<h2>Answer</h2>").expect("answer heading");
+        let end = html[start..].find("model calls (").expect("totals") + start;
+        &html[start..end]
+    }
+
+    #[test]
+    fn each_sentence_of_the_answer_is_printed_once_with_its_citations_where_they_stand() {
+        // A partial answer as the synthesizer writes it (spec §7.1): each published line ends with
+        // its citation labels, an unpublished line is the abstention sentence, and the text is a
+        // lead sentence followed by the lines.
+        let mut run = fixture::run(4, 3);
+        for l in run.answer.lines.iter_mut() {
+            if l.published {
+                let labels: Vec<String> = l.citations.iter().map(crate::agents::synthesizer::label).collect();
+                l.text = format!("{} {}", l.text, labels.join(" "));
+            } else {
+                // Numbers are masked in this sentence: name the claims apart in words.
+                let name = if l.claim_id.ends_with('2') { "gross margin" } else { "operating margin" };
+                l.text = crate::agents::synthesizer::abstention_line(name);
+            }
+        }
+        let lead = "Some figures could not be verified.";
+        run.answer.text = std::iter::once(lead.to_string()).chain(run.answer.lines.iter().map(|l| l.text.clone())).collect::<Vec<_>>().join("\n");
+        assert!(run.answer.lines.iter().filter(|l| l.published).count() >= 2 && run.answer.lines.len() >= 4);
+
+        let html = html_report(&run);
+        let block = answer_block(&html);
+        assert_eq!(block.matches(&escape(lead)).count(), 1, "the lead once");
+        for l in &run.answer.lines {
+            let sentence = escape(l.statement());
+            assert!(!sentence.is_empty());
+            assert_eq!(block.matches(&sentence).count(), 1, "printed once: {sentence}");
+            for c in &l.citations {
+                let label = escape(&crate::agents::synthesizer::label(c));
+                assert_eq!(block.matches(&label).count(), 1, "its citation once: {label}");
+                // Where it stands: in the line's own item, after its statement.
+                let item = block.split("<li>").find(|i| i.contains(&sentence)).expect("the line's item");
+                assert!(item.find(&sentence) < item.find(&label));
+            }
+        }
     }
 
     #[test]
