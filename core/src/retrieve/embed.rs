@@ -27,6 +27,8 @@ use crate::corpus::Doc;
 use crate::llm::{LlmClient, Transport};
 use std::collections::{BTreeMap, HashMap};
 use std::cell::Cell;
+use std::sync::Arc;
+use super::static_embed::StaticTable;
 
 /// What an index needs to know about the embedder that produced its vectors.
 pub trait Embedder {
@@ -132,12 +134,16 @@ impl TermStats {
     }
 }
 
-/// Hashed financial-text embedder; deterministic, no network, no model file.
+/// Hashed financial-text embedder; deterministic, no network. With a static-embedding table
+/// (`with_static`) each vector is the lexical part followed by a semantic part (`static_embed`).
 #[derive(Debug, Clone)]
 pub struct OfflineEmbedder {
     dims: usize,
     /// First stemmed token → (phrase as stemmed tokens, concept feature).
     phrases: HashMap<String, Vec<(Vec<String>, &'static str)>>,
+    semantic: Option<Arc<StaticTable>>,
+    /// Weight of the semantic part in a query vector (the lexical part has 1 − this).
+    static_weight: f32,
 }
 
 /// Relative feature weights.
@@ -160,10 +166,13 @@ impl Default for OfflineEmbedder {
 
 impl Embedder for OfflineEmbedder {
     fn name(&self) -> String {
-        format!("offline-v2-{}", self.dims)
+        match &self.semantic {
+            Some(t) => format!("offline-v2-{}+static-{}-{}", self.dims, t.tag(), t.dims()),
+            None => format!("offline-v2-{}", self.dims),
+        }
     }
     fn dims(&self) -> usize {
-        self.dims
+        self.dims + self.semantic.as_ref().map_or(0, |t| t.dims())
     }
 }
 
@@ -183,12 +192,40 @@ impl OfflineEmbedder {
         for v in phrases.values_mut() {
             v.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         }
-        OfflineEmbedder { dims, phrases }
+        OfflineEmbedder { dims, phrases, semantic: None, static_weight: 0.0 }
+    }
+
+    /// The same lexical embedder with a semantic part from `table`. Document vectors are the two
+    /// unit parts side by side (rescaled to unit length); a query's parts are weighted
+    /// (1 − `weight`, `weight`), so its dot product with a document — what the L2 ranking orders
+    /// by — is the weighted blend of the two cosines. The weight is a query-time setting
+    /// (`retrieval.static_weight`): a corpus need not be embedded again to change it.
+    pub fn with_static(mut self, table: Arc<StaticTable>, weight: f32) -> OfflineEmbedder {
+        self.semantic = Some(table);
+        self.static_weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
+        self
+    }
+
+    /// Lexical dimensions (the hashed part).
+    pub fn lexical_dims(&self) -> usize {
+        self.dims
+    }
+
+    /// Appends the semantic part of `text` to a unit lexical vector, weighted `(wl, ws)`, and
+    /// rescales to unit length. Without a table the lexical vector is returned as it is.
+    fn with_semantic(&self, mut lexical: Vec<f32>, text: &str, wl: f32, ws: f32) -> Vec<f32> {
+        let Some(t) = &self.semantic else { return lexical };
+        for x in lexical.iter_mut() {
+            *x *= wl;
+        }
+        lexical.extend(t.embed(text).into_iter().map(|x| x * ws));
+        normalise(&mut lexical);
+        lexical
     }
 
     /// Unit vector of a document text.
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        self.featureless_to_sentinel(self.hash(&self.features(text), None))
+        self.with_semantic(self.featureless_to_sentinel(self.hash(&self.features(text), None)), text, 1.0, 1.0)
     }
 
     /// A document with no features (a page whose only text is its number "55", a row of bare
@@ -228,7 +265,8 @@ impl OfflineEmbedder {
         let n = st.docs as f32;
         let vectors = feats
             .iter()
-            .map(|f| {
+            .zip(texts)
+            .map(|(f, text)| {
                 let weighted: BTreeMap<String, f32> = f
                     .iter()
                     .map(|(k, w)| {
@@ -236,7 +274,7 @@ impl OfflineEmbedder {
                         (k.clone(), w * (1.0 + n / df).ln())
                     })
                     .collect();
-                self.featureless_to_sentinel(self.hash(&weighted, None))
+                self.with_semantic(self.featureless_to_sentinel(self.hash(&weighted, None)), text, 1.0, 1.0)
             })
             .collect();
         (vectors, st)
@@ -245,15 +283,12 @@ impl OfflineEmbedder {
     /// Unit vector of a query, each feature weighted by its IDF in the corpus being searched.
     pub fn embed_query(&self, text: &str, stats: &TermStats) -> Vec<f32> {
         let feats = self.features(text);
-        if stats.docs == 0 {
-            return self.hash(&feats, None);
-        }
-        let v = self.hash(&feats, Some(stats));
+        let mut v = if stats.docs == 0 { self.hash(&feats, None) } else { self.hash(&feats, Some(stats)) };
         if v.iter().all(|x| *x == 0.0) {
             // Nothing in the query occurs in the corpus: fall back to the plain vector.
-            return self.hash(&feats, None);
+            v = self.hash(&feats, None);
         }
-        v
+        self.with_semantic(v, text, 1.0 - self.static_weight, self.static_weight)
     }
 
     /// Weighted features (sublinear tf × type weight) of a text.
@@ -477,7 +512,7 @@ pub(crate) fn stem(w: &str) -> String {
     s
 }
 
-fn is_plain_number(s: &str) -> bool {
+pub(crate) fn is_plain_number(s: &str) -> bool {
     if !s.chars().next().is_some_and(|c| c.is_ascii_digit()) {
         return false;
     }

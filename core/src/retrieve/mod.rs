@@ -15,6 +15,7 @@ pub mod graph_rag;
 pub mod hierarchical;
 pub mod index;
 pub mod lexical;
+pub mod static_embed;
 
 pub use embed::{ApiEmbedder, Embedder, OfflineEmbedder};
 pub use index::Corpus;
