@@ -63,7 +63,9 @@ def ln(x, p):
 
 
 def lin(x, p):
-    return x @ W[p + ".weight"].T + W[p + ".bias"]
+    # One 2-D GEMM: a 3-D @ 2-D matmul would run one small product per sequence.
+    w = W[p + ".weight"]
+    return (x.reshape(-1, x.shape[-1]) @ w.T + W[p + ".bias"]).reshape(*x.shape[:-1], w.shape[0])
 
 
 def gelu(x):
@@ -102,6 +104,7 @@ for s in range(0, len(ids), a.batch):
     chunk = ids[s:s + a.batch]
     batch = np.array([[cls, t, sep] for t in chunk], dtype=np.int64)
     emb[s:s + len(chunk)] = encode(batch)
+    print(f"{s + len(chunk)}/{len(ids)} tokens, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
 print(f"encoded {len(ids)} tokens in {time.time() - t0:.1f} s", file=sys.stderr)
 
 # PCA: centre, then project on the top `dims` right singular vectors.

@@ -2,7 +2,7 @@
 """Held-out folds of the dev corpora: retrieval by company (FinanceBench), tables by document (ICDAR eu).
 
 Usage: scripts/folds.py [--folds 5] [--clair target/release/clair] [--variants offline,static:0.5,...]
-                        [--skip-tables] [--skip-retrieval]
+                        [--out target/folds] [--skip-tables] [--skip-retrieval]
 
 Folds (deterministic, from the file lists alone):
   FinanceBench: companies in order of falling question count (then name) go one by one to the fold
@@ -24,7 +24,7 @@ Tables: `scripts/score_tables.sh` predictions scored per fold with `../shared/to
 The table rules are written rules, not fitted per fold: a fold's figure is the same rule set on
 that fold's documents, so the spread across folds is what a document not seen shows.
 
-The last lines are the report (markdown table); JSON with every figure goes to target/folds/report.json.
+The last lines are the report (markdown table); JSON with every figure goes to OUT/report.json.
 """
 import argparse, collections, json, os, re, shlex, subprocess, sys
 
@@ -33,14 +33,17 @@ os.chdir(ROOT)
 ap = argparse.ArgumentParser()
 ap.add_argument("--folds", type=int, default=5)
 ap.add_argument("--clair", default="target/release/clair")
-ap.add_argument("--variants", default=os.environ.get("FOLD_VARIANTS", "offline"))
+STATIC_VARIANTS = "offline,static:0.25,static:0.5,static:0.75,static:1"
+ap.add_argument("--variants", default=os.environ.get("FOLD_VARIANTS") or (
+    STATIC_VARIANTS if os.path.exists("target/static-embed/minilm-l6-static.bin") else "offline"))
 ap.add_argument("--k", type=int, default=8)
+ap.add_argument("--out", default="target/folds", help="corpora, predictions and report.json (a corpus there is reused: use a new folder for a new binary)")
 ap.add_argument("--skip-tables", action="store_true"); ap.add_argument("--skip-retrieval", action="store_true")
 a = ap.parse_args()
 shared = "../shared" if os.path.isdir("../shared/corpus") else "/work/shared"
 FB = f"{shared}/corpus/financebench"
 GT = f"{shared}/corpus/icdar2013"
-OUT = "target/folds"
+OUT = a.out
 os.makedirs(OUT, exist_ok=True)
 report = {"folds": a.folds}
 

@@ -546,19 +546,22 @@ const DENSE_STOP: &[&str] = &[
 
 /// Concept features: every phrase in a list adds `#concept`. Phrases are written naturally and
 /// stemmed at construction. Ratio and metric names list the line items they are computed from.
+/// Only statement titles, line-item captions as filings print them and the standard names of
+/// ratios and their inputs belong here, fixed a priori: phrases of the dev questions' own wording
+/// ("capital intensive", "liquidate", "legal battles", "top line") were taken out (issue 41), and
+/// their held-out effect is in docs/retrieval-bench.md ("Held-out folds").
 const CONCEPTS: &[(&str, &[&str])] = &[
     ("capex", &["capex", "capital expenditure", "capital expenditures", "purchases of property and equipment",
         "purchases of property, plant and equipment", "purchase of property, plant and equipment",
         "additions to property, plant and equipment", "additions to property and equipment",
         "payments for property and equipment", "payments for property, plant and equipment",
-        "capital spending", "capital intensive", "capital-intensive", "acquisitions of property and equipment",
+        "capital spending", "acquisitions of property and equipment",
         "expenditures for property, plant and equipment", "expenditures for property and equipment",
         "purchases of property, equipment"]),
     ("ppe", &["pp&e", "property, plant and equipment", "property and equipment", "fixed assets",
-        "fixed asset", "property, plant and equipment, net", "property and equipment, net", "capital intensive",
-        "capital-intensive"]),
+        "fixed asset", "property, plant and equipment, net", "property and equipment, net"]),
     ("revenue", &["revenue", "revenues", "net sales", "total revenues", "total revenue", "net revenue",
-        "net revenues", "total net sales", "top line", "sales", "turnover"]),
+        "net revenues", "total net sales", "sales", "turnover"]),
     ("cogs", &["cogs", "cost of sales", "cost of goods sold", "cost of revenue", "cost of revenues",
         "cost of products sold", "cost of merchandise sold", "costs of sales", "cost of goods",
         "cost of product", "cost of services", "costs of goods sold"]),
@@ -588,8 +591,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
         "inventories", "accounts payable", "retained earnings", "total equity", "shareholders equity",
         "stockholders equity", "shareowners equity", "property and equipment, net", "property, plant and equipment, net",
         "working capital", "current ratio", "quick ratio", "fixed asset turnover", "inventory turnover",
-        "days payable outstanding", "dpo", "return on assets", "roa", "asset turnover", "liquidate", "liquidated",
-        "book value", "capital intensive", "capital-intensive"]),
+        "days payable outstanding", "dpo", "return on assets", "roa", "asset turnover", "book value"]),
     ("is_item", &["cost of sales", "cost of goods sold", "cogs", "gross profit", "gross margin", "operating income",
         "operating profit", "income before income taxes", "earnings before income taxes", "provision for income taxes",
         "effective tax rate", "earnings per share", "net income attributable", "operating margin", "net profit margin",
@@ -601,7 +603,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
         "purchases of property and equipment", "purchases of property, plant and equipment",
         "additions to property, plant and equipment", "payments for property and equipment", "dividends paid",
         "cash dividends", "free cash flow", "free cashflow", "fcf", "cash from operations", "operating cash flow",
-        "cash flow conversion", "cashflow conversion", "ebitda", "capital intensive", "capital-intensive"]),
+        "ebitda"]),
     ("operating_cash_flow", &["cash from operations", "net cash provided by operating activities",
         "net cash from operating activities", "cash flows from operating activities", "operating cash flow",
         "cash provided by operations", "cash generated from operations", "operating activities"]),
@@ -615,8 +617,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
     ("total_assets", &["total assets", "return on assets", "roa", "asset turnover"]),
     ("equity", &["shareholders equity", "stockholders equity", "shareowners equity", "total equity",
         "shareholders' equity", "stockholders' equity", "book value", "return on equity", "roe"]),
-    ("dividends", &["dividend", "dividends", "cash dividends", "dividends paid", "dividends declared",
-        "payout", "paid out"]),
+    ("dividends", &["dividend", "dividends", "cash dividends", "dividends paid", "dividends declared"]),
     ("buyback", &["share repurchases", "stock repurchases", "repurchases of common stock", "buyback",
         "buybacks", "treasury stock", "purchases of treasury stock", "repurchase of common stock",
         "share repurchase", "stock repurchase", "repurchased"]),
@@ -627,20 +628,16 @@ const CONCEPTS: &[(&str, &[&str])] = &[
     ("mna", &["m&a", "acquisition", "acquisitions", "acquired", "divestiture", "divestitures", "merger",
         "business combination", "business combinations"]),
     ("restructuring", &["restructuring", "restructuring liability", "restructuring charges", "restructuring plan"]),
-    ("litigation", &["legal proceedings", "litigation", "lawsuit", "legal battles", "legal proceeding",
+    ("litigation", &["legal proceedings", "litigation", "lawsuit", "legal proceeding",
         "contingencies", "legal matters"]),
-    ("guidance", &["guidance", "outlook", "expects", "forecast", "forecasting"]),
-    ("customers", &["customers", "customer", "clients"]),
     ("united_states", &["unitedstates", "united states"]),
     ("cash", &["cash and cash equivalents", "cash & cash equivalents", "cash equivalents"]),
     ("var", &["var", "value at risk", "value-at-risk"]),
     ("derivatives", &["derivative", "derivatives", "notional", "interest rate swap", "cross currency swap",
         "forward contracts", "hedging"]),
-    ("pension", &["pension", "retirees", "postretirement", "benefit payments", "retiree"]),
+    ("pension", &["pension", "postretirement", "benefit payments"]),
     ("shares", &["shares outstanding", "common stock", "shareholders", "number of shares"]),
     ("margin", &["margin", "margins", "profit margin"]),
-    ("wages", &["wages", "payroll", "compensation", "salaries"]),
-    ("stores", &["stores", "store count", "number of stores", "locations"]),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -812,6 +809,34 @@ mod tests {
             assert!(e.features(t).contains_key("#united_states"), "{t}");
         }
         assert!(!e.features("let us grow").contains_key("#united_states"));
+    }
+
+    #[test]
+    fn the_static_part_finds_a_synonym_the_lexical_part_cannot() {
+        use crate::retrieve::static_embed::{tests::table_bytes, StaticTable};
+        let t = Arc::new(StaticTable::from_bytes(&table_bytes(&[
+            ("turnover", vec![1.0, 0.1, 0.0]),
+            ("attrition", vec![0.9, 0.2, 0.0]),
+            ("lease", vec![0.0, 0.0, 1.0]),
+        ])).unwrap());
+        let docs = vec!["employee attrition".to_string(), "lease terms".to_string()];
+        let lexical = OfflineEmbedder::default();
+        let semantic = OfflineEmbedder::default().with_static(t.clone(), 0.8);
+        assert!(semantic.name().starts_with("offline-v2-1024+static-") && semantic.dims() == 1027);
+        let score = |e: &OfflineEmbedder, w: f32| {
+            let e = e.clone().with_static(t.clone(), w);
+            let (dv, st) = e.embed_documents_with_stats(&docs);
+            let q = e.embed_query("staff turnover", &st);
+            assert_eq!(q.len(), e.dims());
+            (cos(&q, &dv[0]), cos(&q, &dv[1]))
+        };
+        // Lexically the question shares no word with either document; the static rows join
+        // "turnover" and "attrition".
+        let (a, b) = score(&semantic, 0.8);
+        assert!(a > b + 0.3, "{a} vs {b}");
+        // Weight 0: the semantic part is silent, both documents are equally far.
+        let (a, b) = score(&lexical, 0.0);
+        assert!((a - b).abs() < 0.05, "{a} vs {b}");
     }
 
     #[test]
