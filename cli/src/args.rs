@@ -6,7 +6,7 @@ pub struct Args {
 }
 
 /// Options that take a value; everything else starting with `--` is a boolean flag.
-const VALUED: &[&str] = &["--k", "--modality", "-o", "--out", "--config", "--base-url", "--model", "--embedder", "--dims", "--vision", "--vision-pages", "--store", "--token"];
+const VALUED: &[&str] = &["--k", "--modality", "-o", "--out", "--config", "--base-url", "--model", "--embedder", "--dims", "--vision", "--vision-pages", "--store", "--token", "--static-weight", "--static-table"];
 
 impl Args {
     pub fn parse(raw: &[String]) -> Result<Args, String> {

@@ -1,15 +1,21 @@
 //! `clair ingest` and `clair search` (owned by the retrieval work).
 //!
-//! `clair ingest PDF... -o CORPUS [--embedder offline|api] [--dims N] [--config SETTINGS.toml] [--pdftotext]
+//! `clair ingest PDF... -o CORPUS [--embedder offline|static|api] [--static-table FILE] [--dims N] [--config SETTINGS.toml] [--pdftotext]
 //!   [--vision off|flagged|all [--vision-pages 3,7] [--estimate] --base-url URL --model NAME]`
 //!   extracts documents, embeds them and writes the corpus blob (`Corpus::to_bytes`). An existing
 //!   CORPUS is extended (same ids replace; a re-ingested file replaces its old documents). With
 //!   `--vision` the flagged (or all) pages are also read by the vision model (`crate::vision`);
 //!   answers are cached in `CORPUS.vision.json`. `--estimate` prints the cost estimate and stops.
-//! `clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--json]`
+//! `clair search CORPUS QUERY [--k K] [--modality text|table|chart] [--static-weight W] [--json]`
 //!   → `{"hits": [{"id","source","page","modality","score","text"}]}`, best first.
 //! With `--store milvus://HOST:PORT/COLLECTION [--token T]` instead of CORPUS (`-o`), both work on
 //! a team library on a Milvus server (`crate::store`).
+//!
+//! `--embedder static` is the offline embedder with its semantic part from the distilled
+//! static-embedding table (`scripts/static-embed.sh` installs it; `--static-table`, else
+//! `CLAIR_STATIC_TABLE`, else `target/static-embed/minilm-l6-static.bin`). Searching such a corpus
+//! loads the same table (the corpus records its fingerprint) and weighs the semantic part of the
+//! query by `--static-weight`, else `retrieval.static_weight`.
 
 use crate::args::Args;
 use crate::http::NativeTransport;
@@ -17,7 +23,32 @@ use clair_core::config::{Modality, Settings, VisionMode};
 use clair_core::corpus::Doc;
 use clair_core::llm::LlmClient;
 use clair_core::retrieve::embed::embedding_inputs;
+use clair_core::retrieve::static_embed::StaticTable;
 use clair_core::retrieve::{ApiEmbedder, Corpus, Embedder, LocalSearch, OfflineEmbedder};
+use std::sync::Arc;
+
+/// The static-embedding table: `--static-table`, `CLAIR_STATIC_TABLE`, or where
+/// `scripts/static-embed.sh` puts it.
+fn static_table(a: &Args) -> Result<Arc<StaticTable>, String> {
+    let path = a
+        .value("--static-table")
+        .map(String::from)
+        .or_else(|| std::env::var("CLAIR_STATIC_TABLE").ok())
+        .unwrap_or_else(|| "target/static-embed/minilm-l6-static.bin".into());
+    let b = std::fs::read(&path).map_err(|e| format!("cannot read the static embedding table {path}: {e} (run scripts/static-embed.sh)"))?;
+    Ok(Arc::new(StaticTable::from_bytes(&b).map_err(|e| format!("{path}: {e}"))?))
+}
+
+fn static_weight(a: &Args, s: &Settings) -> Result<f32, String> {
+    let w = match a.value("--static-weight") {
+        Some(w) => w.parse::<f64>().map_err(|_| format!("--static-weight {w} is not a number"))?,
+        None => s.retrieval.static_weight,
+    };
+    if !(0.0..=1.0).contains(&w) {
+        return Err(format!("--static-weight {w} must be between 0 and 1"));
+    }
+    Ok(w as f32)
+}
 
 fn settings(a: &Args) -> Result<Settings, String> {
     let mut s = match a.value("--config") {
@@ -85,6 +116,10 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
             let e = dims.map(OfflineEmbedder::new).unwrap_or_default();
             (e.name(), e.dims(), e.embed_documents(&inputs))
         }
+        "static" => {
+            let e = dims.map(OfflineEmbedder::new).unwrap_or_default().with_static(static_table(&a)?, static_weight(&a, &s)?);
+            (e.name(), e.dims(), e.embed_documents(&inputs))
+        }
         "api" => {
             if let Some(d) = dims {
                 s.models.embedding_dimensions = Some(d as u32);
@@ -102,7 +137,7 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
             let v = futures::executor::block_on(e.embed_batch(&inputs))?;
             (e.name(), e.dims(), v)
         }
-        other => return Err(format!("unknown embedder `{other}` (offline or api)")),
+        other => return Err(format!("unknown embedder `{other}` (offline, static or api)")),
     };
     let mut corpus = match std::fs::read(out) {
         Ok(b) => match Corpus::from_bytes(&b) {
@@ -163,6 +198,10 @@ fn local_hits(path: &str, query: &str, k: usize, modality: Option<Modality>, s: 
         let e = ApiEmbedder::for_corpus(&client, corpus.dims);
         let q = futures::executor::block_on(e.embed(query))?;
         corpus.search(&q, query, k, modality, &s.retrieval)
+    } else if corpus.embedder.contains("+static-") {
+        let t = static_table(&a)?;
+        let e = OfflineEmbedder::new(corpus.dims.saturating_sub(t.dims())).with_static(t, static_weight(&a, &s)?);
+        LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval }.search_now(query, k, modality)?
     } else {
         let dims = corpus.dims;
         let e = OfflineEmbedder::new(dims);

@@ -328,6 +328,12 @@ pub struct RetrievalSettings {
     pub graph_communities: usize,
     /// Entities asked for per chunk at indexing (the reference's ≤ 15 per page).
     pub graph_max_entities: usize,
+    /// Weight of the static-embedding (semantic) part of an offline query vector, the lexical
+    /// part having 1 − this; used only with a corpus embedded with a static table
+    /// (`retrieve::static_embed`). Not in the paper: the best static weight measured on the
+    /// FinanceBench folds (`scripts/folds.sh`, docs/retrieval-bench.md), where every weight still
+    /// ranks below the lexical embedder alone.
+    pub static_weight: f64,
 }
 
 impl Default for RetrievalSettings {
@@ -351,6 +357,7 @@ impl Default for RetrievalSettings {
             graph_hops: 1,
             graph_communities: 2,
             graph_max_entities: 15,
+            static_weight: 0.1,
         }
     }
 }
@@ -684,6 +691,9 @@ impl Settings {
         }
         if self.ragas.relevancy_questions == 0 {
             return Err("ragas.relevancy_questions must be at least 1".into());
+        }
+        if !(0.0..=1.0).contains(&r.static_weight) {
+            return Err(format!("retrieval.static_weight must be between 0 and 1 (got {})", r.static_weight));
         }
         if !(0.0..=1.0).contains(&r.graph_weight) {
             return Err(format!("retrieval.graph_weight must be between 0 and 1 (got {})", r.graph_weight));

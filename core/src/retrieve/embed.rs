@@ -27,6 +27,8 @@ use crate::corpus::Doc;
 use crate::llm::{LlmClient, Transport};
 use std::collections::{BTreeMap, HashMap};
 use std::cell::Cell;
+use std::sync::Arc;
+use super::static_embed::StaticTable;
 
 /// What an index needs to know about the embedder that produced its vectors.
 pub trait Embedder {
@@ -132,12 +134,16 @@ impl TermStats {
     }
 }
 
-/// Hashed financial-text embedder; deterministic, no network, no model file.
+/// Hashed financial-text embedder; deterministic, no network. With a static-embedding table
+/// (`with_static`) each vector is the lexical part followed by a semantic part (`static_embed`).
 #[derive(Debug, Clone)]
 pub struct OfflineEmbedder {
     dims: usize,
     /// First stemmed token → (phrase as stemmed tokens, concept feature).
     phrases: HashMap<String, Vec<(Vec<String>, &'static str)>>,
+    semantic: Option<Arc<StaticTable>>,
+    /// Weight of the semantic part in a query vector (the lexical part has 1 − this).
+    static_weight: f32,
 }
 
 /// Relative feature weights.
@@ -160,10 +166,13 @@ impl Default for OfflineEmbedder {
 
 impl Embedder for OfflineEmbedder {
     fn name(&self) -> String {
-        format!("offline-v2-{}", self.dims)
+        match &self.semantic {
+            Some(t) => format!("offline-v2-{}+static-{}-{}", self.dims, t.tag(), t.dims()),
+            None => format!("offline-v2-{}", self.dims),
+        }
     }
     fn dims(&self) -> usize {
-        self.dims
+        self.dims + self.semantic.as_ref().map_or(0, |t| t.dims())
     }
 }
 
@@ -183,12 +192,40 @@ impl OfflineEmbedder {
         for v in phrases.values_mut() {
             v.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         }
-        OfflineEmbedder { dims, phrases }
+        OfflineEmbedder { dims, phrases, semantic: None, static_weight: 0.0 }
+    }
+
+    /// The same lexical embedder with a semantic part from `table`. Document vectors are the two
+    /// unit parts side by side (rescaled to unit length); a query's parts are weighted
+    /// (1 − `weight`, `weight`), so its dot product with a document — what the L2 ranking orders
+    /// by — is the weighted blend of the two cosines. The weight is a query-time setting
+    /// (`retrieval.static_weight`): a corpus need not be embedded again to change it.
+    pub fn with_static(mut self, table: Arc<StaticTable>, weight: f32) -> OfflineEmbedder {
+        self.semantic = Some(table);
+        self.static_weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
+        self
+    }
+
+    /// Lexical dimensions (the hashed part).
+    pub fn lexical_dims(&self) -> usize {
+        self.dims
+    }
+
+    /// Appends the semantic part of `text` to a unit lexical vector, weighted `(wl, ws)`, and
+    /// rescales to unit length. Without a table the lexical vector is returned as it is.
+    fn with_semantic(&self, mut lexical: Vec<f32>, text: &str, wl: f32, ws: f32) -> Vec<f32> {
+        let Some(t) = &self.semantic else { return lexical };
+        for x in lexical.iter_mut() {
+            *x *= wl;
+        }
+        lexical.extend(t.embed(text).into_iter().map(|x| x * ws));
+        normalise(&mut lexical);
+        lexical
     }
 
     /// Unit vector of a document text.
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        self.featureless_to_sentinel(self.hash(&self.features(text), None))
+        self.with_semantic(self.featureless_to_sentinel(self.hash(&self.features(text), None)), text, 1.0, 1.0)
     }
 
     /// A document with no features (a page whose only text is its number "55", a row of bare
@@ -228,7 +265,8 @@ impl OfflineEmbedder {
         let n = st.docs as f32;
         let vectors = feats
             .iter()
-            .map(|f| {
+            .zip(texts)
+            .map(|(f, text)| {
                 let weighted: BTreeMap<String, f32> = f
                     .iter()
                     .map(|(k, w)| {
@@ -236,7 +274,7 @@ impl OfflineEmbedder {
                         (k.clone(), w * (1.0 + n / df).ln())
                     })
                     .collect();
-                self.featureless_to_sentinel(self.hash(&weighted, None))
+                self.with_semantic(self.featureless_to_sentinel(self.hash(&weighted, None)), text, 1.0, 1.0)
             })
             .collect();
         (vectors, st)
@@ -245,15 +283,12 @@ impl OfflineEmbedder {
     /// Unit vector of a query, each feature weighted by its IDF in the corpus being searched.
     pub fn embed_query(&self, text: &str, stats: &TermStats) -> Vec<f32> {
         let feats = self.features(text);
-        if stats.docs == 0 {
-            return self.hash(&feats, None);
-        }
-        let v = self.hash(&feats, Some(stats));
+        let mut v = if stats.docs == 0 { self.hash(&feats, None) } else { self.hash(&feats, Some(stats)) };
         if v.iter().all(|x| *x == 0.0) {
             // Nothing in the query occurs in the corpus: fall back to the plain vector.
-            return self.hash(&feats, None);
+            v = self.hash(&feats, None);
         }
-        v
+        self.with_semantic(v, text, 1.0 - self.static_weight, self.static_weight)
     }
 
     /// Weighted features (sublinear tf × type weight) of a text.
@@ -473,7 +508,7 @@ pub(crate) fn stem(w: &str) -> String {
     s
 }
 
-fn is_plain_number(s: &str) -> bool {
+pub(crate) fn is_plain_number(s: &str) -> bool {
     if !s.chars().next().is_some_and(|c| c.is_ascii_digit()) {
         return false;
     }
@@ -507,19 +542,22 @@ const DENSE_STOP: &[&str] = &[
 
 /// Concept features: every phrase in a list adds `#concept`. Phrases are written naturally and
 /// stemmed at construction. Ratio and metric names list the line items they are computed from.
+/// Only statement titles, line-item captions as filings print them and the standard names of
+/// ratios and their inputs belong here, fixed a priori: phrases of the dev questions' own wording
+/// ("capital intensive", "liquidate", "legal battles", "top line") were taken out (issue 41), and
+/// their held-out effect is in docs/retrieval-bench.md ("Held-out folds").
 const CONCEPTS: &[(&str, &[&str])] = &[
     ("capex", &["capex", "capital expenditure", "capital expenditures", "purchases of property and equipment",
         "purchases of property, plant and equipment", "purchase of property, plant and equipment",
         "additions to property, plant and equipment", "additions to property and equipment",
         "payments for property and equipment", "payments for property, plant and equipment",
-        "capital spending", "capital intensive", "capital-intensive", "acquisitions of property and equipment",
+        "capital spending", "acquisitions of property and equipment",
         "expenditures for property, plant and equipment", "expenditures for property and equipment",
         "purchases of property, equipment"]),
     ("ppe", &["pp&e", "property, plant and equipment", "property and equipment", "fixed assets",
-        "fixed asset", "property, plant and equipment, net", "property and equipment, net", "capital intensive",
-        "capital-intensive"]),
+        "fixed asset", "property, plant and equipment, net", "property and equipment, net"]),
     ("revenue", &["revenue", "revenues", "net sales", "total revenues", "total revenue", "net revenue",
-        "net revenues", "total net sales", "top line", "sales", "turnover"]),
+        "net revenues", "total net sales", "sales", "turnover"]),
     ("cogs", &["cogs", "cost of sales", "cost of goods sold", "cost of revenue", "cost of revenues",
         "cost of products sold", "cost of merchandise sold", "costs of sales", "cost of goods",
         "cost of product", "cost of services", "costs of goods sold"]),
@@ -549,8 +587,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
         "inventories", "accounts payable", "retained earnings", "total equity", "shareholders equity",
         "stockholders equity", "shareowners equity", "property and equipment, net", "property, plant and equipment, net",
         "working capital", "current ratio", "quick ratio", "fixed asset turnover", "inventory turnover",
-        "days payable outstanding", "dpo", "return on assets", "roa", "asset turnover", "liquidate", "liquidated",
-        "book value", "capital intensive", "capital-intensive"]),
+        "days payable outstanding", "dpo", "return on assets", "roa", "asset turnover", "book value"]),
     ("is_item", &["cost of sales", "cost of goods sold", "cogs", "gross profit", "gross margin", "operating income",
         "operating profit", "income before income taxes", "earnings before income taxes", "provision for income taxes",
         "effective tax rate", "earnings per share", "net income attributable", "operating margin", "net profit margin",
@@ -562,7 +599,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
         "purchases of property and equipment", "purchases of property, plant and equipment",
         "additions to property, plant and equipment", "payments for property and equipment", "dividends paid",
         "cash dividends", "free cash flow", "free cashflow", "fcf", "cash from operations", "operating cash flow",
-        "cash flow conversion", "cashflow conversion", "ebitda", "capital intensive", "capital-intensive"]),
+        "ebitda"]),
     ("operating_cash_flow", &["cash from operations", "net cash provided by operating activities",
         "net cash from operating activities", "cash flows from operating activities", "operating cash flow",
         "cash provided by operations", "cash generated from operations", "operating activities"]),
@@ -576,8 +613,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
     ("total_assets", &["total assets", "return on assets", "roa", "asset turnover"]),
     ("equity", &["shareholders equity", "stockholders equity", "shareowners equity", "total equity",
         "shareholders' equity", "stockholders' equity", "book value", "return on equity", "roe"]),
-    ("dividends", &["dividend", "dividends", "cash dividends", "dividends paid", "dividends declared",
-        "payout", "paid out"]),
+    ("dividends", &["dividend", "dividends", "cash dividends", "dividends paid", "dividends declared"]),
     ("buyback", &["share repurchases", "stock repurchases", "repurchases of common stock", "buyback",
         "buybacks", "treasury stock", "purchases of treasury stock", "repurchase of common stock",
         "share repurchase", "stock repurchase", "repurchased"]),
@@ -588,20 +624,16 @@ const CONCEPTS: &[(&str, &[&str])] = &[
     ("mna", &["m&a", "acquisition", "acquisitions", "acquired", "divestiture", "divestitures", "merger",
         "business combination", "business combinations"]),
     ("restructuring", &["restructuring", "restructuring liability", "restructuring charges", "restructuring plan"]),
-    ("litigation", &["legal proceedings", "litigation", "lawsuit", "legal battles", "legal proceeding",
+    ("litigation", &["legal proceedings", "litigation", "lawsuit", "legal proceeding",
         "contingencies", "legal matters"]),
-    ("guidance", &["guidance", "outlook", "expects", "forecast", "forecasting"]),
-    ("customers", &["customers", "customer", "clients"]),
     ("united_states", &["unitedstates", "united states"]),
     ("cash", &["cash and cash equivalents", "cash & cash equivalents", "cash equivalents"]),
     ("var", &["var", "value at risk", "value-at-risk"]),
     ("derivatives", &["derivative", "derivatives", "notional", "interest rate swap", "cross currency swap",
         "forward contracts", "hedging"]),
-    ("pension", &["pension", "retirees", "postretirement", "benefit payments", "retiree"]),
+    ("pension", &["pension", "postretirement", "benefit payments"]),
     ("shares", &["shares outstanding", "common stock", "shareholders", "number of shares"]),
     ("margin", &["margin", "margins", "profit margin"]),
-    ("wages", &["wages", "payroll", "compensation", "salaries"]),
-    ("stores", &["stores", "store count", "number of stores", "locations"]),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -782,6 +814,34 @@ mod tests {
             assert!(e.features(t).contains_key("#united_states"), "{t}");
         }
         assert!(!e.features("let us grow").contains_key("#united_states"));
+    }
+
+    #[test]
+    fn the_static_part_finds_a_synonym_the_lexical_part_cannot() {
+        use crate::retrieve::static_embed::{tests::table_bytes, StaticTable};
+        let t = Arc::new(StaticTable::from_bytes(&table_bytes(&[
+            ("turnover", vec![1.0, 0.1, 0.0]),
+            ("attrition", vec![0.9, 0.2, 0.0]),
+            ("lease", vec![0.0, 0.0, 1.0]),
+        ])).unwrap());
+        let docs = vec!["employee attrition".to_string(), "lease terms".to_string()];
+        let lexical = OfflineEmbedder::default();
+        let semantic = OfflineEmbedder::default().with_static(t.clone(), 0.8);
+        assert!(semantic.name().starts_with("offline-v2-1024+static-") && semantic.dims() == 1027);
+        let score = |e: &OfflineEmbedder, w: f32| {
+            let e = e.clone().with_static(t.clone(), w);
+            let (dv, st) = e.embed_documents_with_stats(&docs);
+            let q = e.embed_query("staff turnover", &st);
+            assert_eq!(q.len(), e.dims());
+            (cos(&q, &dv[0]), cos(&q, &dv[1]))
+        };
+        // Lexically the question shares no word with either document; the static rows join
+        // "turnover" and "attrition".
+        let (a, b) = score(&semantic, 0.8);
+        assert!(a > b + 0.3, "{a} vs {b}");
+        // Weight 0: the semantic part is silent, both documents are equally far.
+        let (a, b) = score(&lexical, 0.0);
+        assert!((a - b).abs() < 0.05, "{a} vs {b}");
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod hierarchical;
 pub mod index;
 pub mod lexical;
 pub mod milvus;
+pub mod static_embed;
 
 pub use embed::{ApiEmbedder, Embedder, OfflineEmbedder};
 pub use index::Corpus;
