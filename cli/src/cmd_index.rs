@@ -183,13 +183,13 @@ pub fn search(raw: &[String]) -> Result<(), String> {
             let search = crate::store::open_search(&t, url, token, &e, &s.retrieval)?;
             futures::executor::block_on(clair_core::retrieve::Search::search(&search, query, k, modality))?
         }
-        None => local_hits(path, query, k, modality, &s)?,
+        None => local_hits(&a, path, query, k, modality, &s)?,
     };
     print_hits(&hits, a.has("--json"));
     Ok(())
 }
 
-fn local_hits(path: &str, query: &str, k: usize, modality: Option<Modality>, s: &Settings) -> Result<Vec<clair_core::corpus::Hit>, String> {
+fn local_hits(a: &Args, path: &str, query: &str, k: usize, modality: Option<Modality>, s: &Settings) -> Result<Vec<clair_core::corpus::Hit>, String> {
     let corpus = Corpus::from_bytes(&std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?)
         .map_err(|e| format!("{path}: {e}"))?;
     let hits = if corpus.embedder.starts_with("api:") {
@@ -199,8 +199,8 @@ fn local_hits(path: &str, query: &str, k: usize, modality: Option<Modality>, s: 
         let q = futures::executor::block_on(e.embed(query))?;
         corpus.search(&q, query, k, modality, &s.retrieval)
     } else if corpus.embedder.contains("+static-") {
-        let t = static_table(&a)?;
-        let e = OfflineEmbedder::new(corpus.dims.saturating_sub(t.dims())).with_static(t, static_weight(&a, &s)?);
+        let t = static_table(a)?;
+        let e = OfflineEmbedder::new(corpus.dims.saturating_sub(t.dims())).with_static(t, static_weight(a, s)?);
         LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval }.search_now(query, k, modality)?
     } else {
         let dims = corpus.dims;
