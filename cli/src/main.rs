@@ -10,6 +10,7 @@ mod cmd_extract;
 mod cmd_index;
 mod http;
 mod store;
+mod store_http;
 mod vision;
 
 use std::process::ExitCode;

@@ -9,7 +9,7 @@ use crate::args::Args;
 use clair_core::config::{RetrievalSettings, Settings};
 use clair_core::corpus::Doc;
 use clair_core::retrieve::embed::embedding_inputs;
-use clair_core::retrieve::milvus::{FileEntry, Method, MilvusSearch, MilvusStore, Reply, Request, StoreTransport, StoreUrl};
+use clair_core::retrieve::milvus::{FileEntry, MilvusSearch, MilvusStore, Reply, Request, StoreTransport, StoreUrl};
 use clair_core::retrieve::{Embedder, OfflineEmbedder};
 use clair_core::store::content_key;
 use std::collections::BTreeSet;
@@ -39,36 +39,12 @@ impl MilvusHttp {
     pub fn new() -> MilvusHttp {
         MilvusHttp { agent: ureq::AgentBuilder::new().timeout_connect(Duration::from_secs(5)).timeout(Duration::from_secs(120)).build() }
     }
-    fn send_blocking(agent: &ureq::Agent, req: Request) -> Result<Reply, String> {
-        let mut r = match req.method {
-            Method::Get => agent.get(&req.url),
-            Method::Post => agent.post(&req.url),
-        };
-        for (k, v) in &req.headers {
-            r = r.set(k, v);
-        }
-        let res = match &req.body {
-            Some(b) => r.send_string(b),
-            None => r.call(),
-        };
-        match res {
-            Ok(resp) | Err(ureq::Error::Status(_, resp)) => {
-                // Not `into_string`: it refuses replies over 10 MB, and a search over a large pool
-                // returns whole documents.
-                let status = resp.status();
-                let mut body = String::new();
-                std::io::Read::read_to_string(&mut resp.into_reader(), &mut body).map_err(|e| e.to_string())?;
-                Ok(Reply { status, body })
-            }
-            Err(ureq::Error::Transport(t)) => Err(t.to_string()),
-        }
-    }
 }
 
 impl StoreTransport for MilvusHttp {
     async fn send(&self, req: Request) -> Result<Reply, String> {
         let agent = self.agent.clone();
-        crate::http::off_thread(move || MilvusHttp::send_blocking(&agent, req)).await.unwrap_or_else(|| Err("could not start an HTTP thread".into()))
+        crate::http::off_thread(move || crate::store_http::send_blocking(&agent, req)).await.unwrap_or_else(|| Err("could not start an HTTP thread".into()))
     }
 }
 

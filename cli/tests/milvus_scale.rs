@@ -13,38 +13,20 @@
 use clair_core::config::{Modality, Settings};
 use clair_core::corpus::Doc;
 use clair_core::retrieve::embed::{embedding_inputs, normalise, TermStats};
-use clair_core::retrieve::milvus::{FileEntry, Method, MilvusStore, Reply, Request, StoreTransport, StoreUrl};
+use clair_core::retrieve::milvus::{FileEntry, MilvusStore, Reply, Request, StoreTransport, StoreUrl};
 use clair_core::retrieve::{Corpus, Embedder, LocalSearch, OfflineEmbedder, Search};
 use std::time::Instant;
 
 const PDFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/financebench/pdfs");
 
+#[path = "../src/store_http.rs"]
+mod store_http;
+
 struct Http(ureq::Agent);
 
 impl StoreTransport for Http {
     async fn send(&self, req: Request) -> Result<Reply, String> {
-        let mut r = match req.method {
-            Method::Get => self.0.get(&req.url),
-            Method::Post => self.0.post(&req.url),
-        };
-        for (k, v) in &req.headers {
-            r = r.set(k, v);
-        }
-        let res = match &req.body {
-            Some(b) => r.send_string(b),
-            None => r.call(),
-        };
-        match res {
-            Ok(resp) | Err(ureq::Error::Status(_, resp)) => {
-                // Not `into_string`: it refuses replies over 10 MB, and a search over a large pool
-                // returns whole documents.
-                let status = resp.status();
-                let mut body = String::new();
-                std::io::Read::read_to_string(&mut resp.into_reader(), &mut body).map_err(|e| e.to_string())?;
-                Ok(Reply { status, body })
-            }
-            Err(ureq::Error::Transport(t)) => Err(t.to_string()),
-        }
+        store_http::send_blocking(&self.0, req)
     }
 }
 
