@@ -55,7 +55,7 @@ async function connectByKeyboard(page) {
   await tabTo(page, '#settings');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#settings-dialog', { state: 'visible' });
-  assert.equal(await page.evaluate(() => document.getElementById('settings-dialog').contains(document.activeElement)), true, 'focus moved into the dialog');
+  await page.waitForFunction(() => document.getElementById('settings-dialog').contains(document.activeElement), null, { timeout: 5000 });
   for (const [id, value] of [['#base-url', mock.base], ['#api-key', KEY], ['#chat-model', 'gpt-4o-mini']]) {
     await tabTo(page, id);
     await page.keyboard.press('Control+A');
@@ -133,6 +133,7 @@ test('Settings: Escape closes it, Tab stays inside it, focus returns to the Sett
   await page.keyboard.press('Enter');
   await page.waitForSelector('#settings-dialog', { state: 'visible' });
   const inside = () => page.evaluate(() => document.getElementById('settings-dialog').contains(document.activeElement));
+  await page.waitForFunction(() => document.getElementById('settings-dialog').contains(document.activeElement), null, { timeout: 5000 });
   assert.equal(await inside(), true, 'focus moved into the dialog');
   // Far more Tabs than the dialog has controls: focus never leaves it.
   for (let i = 0; i < 15; i++) await page.keyboard.press('Shift+Tab');
@@ -141,6 +142,7 @@ test('Settings: Escape closes it, Tab stays inside it, focus returns to the Sett
   assert.equal(await inside(), true, 'Tab wraps inside the dialog');
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#settings-dialog'), false, 'Escape closed the dialog');
+  await page.waitForFunction(() => document.activeElement?.id === 'settings', null, { timeout: 5000 }).catch(() => {});
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'settings', 'focus is back on the Settings button');
   await page.close();
 });
