@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAll, openApp, pdf, ROOT, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, connect, pdf, ROOT, ARTIFACTS } from './harness.mjs';
 
 const KEY = 'sk-test-e2e-access';
 const JNJ = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf';
@@ -209,11 +209,7 @@ test('layout and audit: answer, claim details and the cited page on one 1440×90
   await page.click('#settings');
   await page.waitForSelector('#settings-dialog', { state: 'visible' });
   problems.push(...await axeViolations(page, 'settings open'));
-  await page.fill('#base-url', mock.base);
-  await page.fill('#api-key', KEY);
-  await page.fill('#chat-model', 'gpt-4o-mini');
-  await Promise.all([page.waitForEvent('load'), page.keyboard.press('Escape')]);
-  await page.waitForSelector('#drop-zone');
+  await connect(page, mock.base, KEY);
 
   await page.setInputFiles('#file-input', pdf(JNJ));
   await page.waitForSelector(`${row(JNJ)} .status.ready`, { timeout: 90000 });

@@ -142,8 +142,9 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   await page.click('#answer .citation >> nth=0');
   const cite = await page.textContent('#answer .citation >> nth=0');
   const pageNo = Number(cite.match(/p\.(\d+)\]/)[1]);
-  // Hovering a citation says where in the filing it is.
-  assert.equal(await page.getAttribute('#answer .citation >> nth=0', 'title'), sectionOf(pageNo));
+  // Hovering a citation says where in the filing it is: file, page, section.
+  const source = cite.match(/^\[(.+), p\.\d+\]$/)[1];
+  assert.equal(await page.getAttribute('#answer .citation >> nth=0', 'title'), `${source}, page ${pageNo} · ${sectionOf(pageNo)}`);
   await page.getByRole('region', { name: 'Page viewer' }).locator('#viewer-page', { hasText: `page ${pageNo}` }).waitFor();
   const img = await imageLoaded(page);
   timings.citation_to_image_ms = Date.now() - t0;
