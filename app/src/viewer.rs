@@ -236,7 +236,7 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                         </h3>
                         {section_nav(viewer, sections, t.source.clone(), t.page)}
                         <div class="viewer-tools" role="toolbar" aria-label="Page tools">
-                            <button class="button" aria-label="Previous page" disabled=move || page <= 1 on:click=move |_| viewer.go(-1)>"‹ Prev"</button>
+                            <button class="button" aria-label="Previous page" disabled=move || page <= 1 on:click=move |_| viewer.go(-1)>"‹ Previous"</button>
                             <button class="button" aria-label="Next page" disabled=move || pages().is_some_and(|n| page >= n) on:click=move |_| viewer.go(1)>"Next ›"</button>
                             <span class="muted">{move || pages().map(|n| format!("{page} / {n}")).unwrap_or_default()}</span>
                             <button class="button" aria-label="Zoom out" on:click=move |_| zoom.update(|z| *z = (*z / 1.25).max(0.4))>"−"</button>

@@ -57,9 +57,20 @@ fn standing(run: &RunExport, line: &str) -> Standing {
     }
 }
 
-/// The citation a label names: the first of the answer's lines' citations with that label.
+/// The citation a label names. Several cited nodes on one page share a label (the synthesizer
+/// writes each label once, spec §7.1), so the label stands for all of them: the first one's node,
+/// with every one's boxes, so the viewer outlines each cited region on that page.
 fn resolve(run: &RunExport, label: &str) -> Option<Citation> {
-    run.answer.lines.iter().flat_map(|l| &l.citations).find(|c| crate::agents::synthesizer::label(c) == label).cloned()
+    let mut same = run.answer.lines.iter().flat_map(|l| &l.citations).filter(|c| crate::agents::synthesizer::label(c) == label);
+    let mut first = same.next()?.clone();
+    for c in same {
+        for b in &c.bboxes {
+            if !first.bboxes.contains(b) {
+                first.bboxes.push(*b);
+            }
+        }
+    }
+    Some(first)
 }
 
 fn pieces(run: &RunExport, line: &str) -> Vec<Piece> {
@@ -140,6 +151,27 @@ mod tests {
         assert_eq!(ps.len(), 2);
         assert_eq!(cites(&ps[0]), vec![labels[0].clone()]);
         assert_eq!(cites(&ps[1]), vec![labels[labels.len() - 1].clone()]);
+    }
+
+    #[test]
+    fn a_label_shared_by_several_cited_regions_on_one_page_opens_all_of_them() {
+        let mut run = fixture::run(1, 3);
+        let line = run.answer.lines.iter_mut().find(|l| l.published).unwrap();
+        let mut other = line.citations[0].clone();
+        other.node_id = "another-node".into();
+        other.bboxes = vec![[10.0, 500.0, 200.0, 520.0]];
+        line.citations.push(other);
+        let c = line.citations[0].clone();
+        run.answer.text = format!("Figure {}.", crate::agents::synthesizer::label(&c));
+        let ps = paragraphs(&run);
+        match &ps[0].pieces[1] {
+            Piece::Cite { citation, .. } => {
+                assert_eq!(citation.node_id, c.node_id);
+                assert!(citation.bboxes.contains(&[10.0, 500.0, 200.0, 520.0]), "the other region is outlined too");
+                assert!(c.bboxes.iter().all(|b| citation.bboxes.contains(b)));
+            }
+            other => panic!("expected the citation, got {other:?}"),
+        }
     }
 
     #[test]
