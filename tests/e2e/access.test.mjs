@@ -110,16 +110,20 @@ test('keyboard only: connect, add a PDF, ask, open a claim and a citation, expor
   const saved = join(ARTIFACTS, 'access-run.json');
   await download.saveAs(saved);
   assert.equal(JSON.parse(await readFile(saved, 'utf8')).question, QUESTION);
+  // Import is a Tab stop that opens the file chooser.
+  await tabTo(page, '#import', { back: true });
+  const [importer] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await importer.setFiles(saved);
+  await page.waitForSelector('#imported');
+  assert.match(await page.textContent('#imported'), /Imported from access-run\.json/);
   assert.equal(await page.evaluate(() => window.__pointer), 0, 'no mouse or pointer event');
 
-  // A fresh tab imports it through the Import button, by the keyboard.
+  // A fresh tab shows the imported run.
   const fresh = await context.newPage();
   await countPointer(fresh);
   await fresh.goto(site.url);
   await fresh.waitForSelector('#drop-zone');
-  await tabTo(fresh, '#import');
-  const [importer] = await Promise.all([fresh.waitForEvent('filechooser'), fresh.keyboard.press('Enter')]);
-  await importer.setFiles(saved);
+  await fresh.setInputFiles('#import-file', saved);
   await fresh.waitForSelector('#answer .citation');
   assert.match(await fresh.textContent('#imported'), /Imported from access-run\.json/);
   assert.equal(await fresh.evaluate(() => window.__pointer), 0, 'no mouse or pointer event in the fresh tab');
