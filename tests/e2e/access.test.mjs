@@ -73,6 +73,8 @@ test('keyboard only: connect, add a PDF, ask, open a claim and a citation, expor
   await connectByKeyboard(page);
 
   // "Add PDFs" is a Tab stop that opens the file chooser.
+  // The browser opens a file chooser only for the tab in front (the context has another page).
+  await page.bringToFront();
   await page.evaluate(() => document.activeElement?.blur());
   await tabTo(page, '#add-pdfs');
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
