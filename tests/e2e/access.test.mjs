@@ -67,6 +67,10 @@ async function connectByKeyboard(page) {
 
 test('keyboard only: connect, add a PDF, ask, open a claim and a citation, export, import in a fresh tab', async () => {
   const page = await context.newPage();
+  // Playwright intercepts file choosers once a 'filechooser' listener exists, and turns that on
+  // asynchronously: a listener from the start makes sure a chooser opened by Enter is caught (with
+  // only waitForEvent beside the key press, the chooser can open before interception is on).
+  page.on('filechooser', () => {});
   await countPointer(page);
   await page.goto(site.url);
   await page.waitForSelector('#drop-zone');
