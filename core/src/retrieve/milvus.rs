@@ -525,9 +525,29 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         let n = (k * self.settings.pool_factor.max(1)).min(MAX_TOPK);
         let filter = modality_filter(modality);
         let data = self.store.call(self.store.api.search(&q, n, filter.as_deref()), self.store.api.chunks()).await?;
-        let pool = RestV1::parse_hits(&data)?;
+        let mut pool = RestV1::parse_hits(&data)?;
+        in_corpus_order(&mut pool);
         Ok(rank(&pool, query, k, self.settings))
     }
+}
+
+/// The pool nearest first with equal distances in the order a local corpus of the file holds its
+/// documents (file, page, chunk number), as the local scan breaks ties by index: Milvus returns
+/// equal distances — a page repeated word for word — in no fixed order, and the blend's stable sort
+/// keeps the pool's order for equal scores, so without this the same question could cite another
+/// of two identical pages than the local corpus does.
+pub fn in_corpus_order(pool: &mut [(Doc, f32)]) {
+    fn chunk(id: &str) -> u64 {
+        id.rsplit_once("-c").and_then(|(_, n)| n.parse().ok()).unwrap_or(u64::MAX)
+    }
+    pool.sort_by(|(a, da), (b, db)| {
+        da.partial_cmp(db)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.source.cmp(&b.source))
+            .then(a.page.cmp(&b.page))
+            .then_with(|| chunk(&a.id).cmp(&chunk(&b.id)))
+            .then_with(|| a.id.cmp(&b.id))
+    });
 }
 
 /// Spec §5 over a pool from the server: blend, per-page cap, top k — as `Corpus::search_traced`.

@@ -322,3 +322,14 @@ fn a_collection_of_another_vector_size_or_a_down_server_is_a_clear_error() {
         assert!(matches!(err, StoreError::Unreachable { .. }), "{err}");
     });
 }
+
+#[test]
+fn equal_distances_from_the_server_come_in_the_local_corpus_order() {
+    let doc = |page: u32, c: u32| {
+        crate::corpus::Doc::bare(&format!("f-p{page}-text-c{c}"), "f.pdf", page, Modality::Text, "the same words")
+    };
+    let mut pool = vec![(doc(14, 1), 0.5), (doc(13, 10), 0.5), (doc(2, 0), 0.7), (doc(13, 2), 0.5), (doc(9, 0), 0.1)];
+    in_corpus_order(&mut pool);
+    let ids: Vec<&str> = pool.iter().map(|(d, _)| d.id.as_str()).collect();
+    assert_eq!(ids, ["f-p9-text-c0", "f-p13-text-c2", "f-p13-text-c10", "f-p14-text-c1", "f-p2-text-c0"]);
+}
