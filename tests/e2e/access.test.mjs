@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAll, openApp, connect, pdf, ROOT, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, connect, pdf, ROOT, ARTIFACTS, row } from './harness.mjs';
 
 const KEY = 'sk-test-e2e-access';
 const JNJ = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf';
@@ -19,8 +19,6 @@ before(async () => {
   ({ site, mock, context } = env);
 });
 after(async () => { await env?.stop(); });
-
-const row = (name) => `.doc[data-name="${name}"]`;
 
 /** Serious and critical axe-core violations on the page as it is now. */
 async function axeViolations(page, label) {

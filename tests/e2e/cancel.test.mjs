@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, openApp, pdf, documentWorker, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, pdf, documentWorker, ARTIFACTS, row } from './harness.mjs';
 
 const AMCOR = 'AMCOR_2022_8K_dated-2022-07-01.pdf';
 const BIG = 'JPMORGAN_2023Q2_10Q.pdf';
@@ -20,8 +20,6 @@ before(async () => {
   ({ site, context } = env);
 });
 after(async () => { await env?.stop(); });
-
-const row = (name) => `.doc[data-name="${name}"]`;
 
 test('stopping a file mid-read and one still waiting keeps every other document and reads the next file', async () => {
   const { page, errors } = await openApp(context, site.url);

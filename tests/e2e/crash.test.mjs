@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startAll, openApp, connect, pdf, documentWorker, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, connect, pdf, documentWorker, ARTIFACTS, row } from './harness.mjs';
 
 const KEY = 'sk-test-e2e-crash';
 const JNJ = 'JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf';
@@ -23,8 +23,6 @@ before(async () => {
   ({ site, mock, context } = env);
 });
 after(async () => { await env?.stop(); });
-
-const row = (name) => `.doc[data-name="${name}"]`;
 
 test('a worker that dies mid-file is restarted: the file is reported, every other document is kept', async () => {
   const { page, errors } = await openApp(context, site.url);

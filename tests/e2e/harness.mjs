@@ -127,6 +127,9 @@ export async function textMatching(page, selector, re, timeout = 15000) {
   return text;
 }
 
+/** The document list's row of a file, as a selector. */
+export const row = (name) => `.doc[data-name="${name}"]`;
+
 export function pdf(name) {
   return join(CORPUS, 'financebench/pdfs', name);
 }

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { startAll, openApp, pdf, ARTIFACTS } from './harness.mjs';
+import { startAll, openApp, pdf, ARTIFACTS, row } from './harness.mjs';
 
 const OUTLINED = 'AMCOR_2023Q4_EARNINGS.pdf';
 const FILING = 'AMCOR_2022_8K_dated-2022-07-01.pdf';
@@ -15,8 +15,6 @@ let env;
 
 before(async () => { env = await startAll(); });
 after(async () => { await env?.stop(); });
-
-const row = (name) => `.doc[data-name="${name}"]`;
 const selected = (page) => page.$eval('#viewer-sections', (s) => s.options[s.selectedIndex].textContent);
 
 test('a report is walked by its outline and a filing by its items in the viewer; a release with neither has no section list', async () => {
