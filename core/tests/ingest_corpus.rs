@@ -1485,6 +1485,25 @@ fn a_paragraph_of_capitalised_legal_prose_beside_a_table_is_still_running_text()
     assert!(!rows.iter().flatten().any(|c| c.contains("Unregistered") || c.contains("Preferred stock")), "{rows:#?}");
 }
 
+#[test]
+fn a_stack_of_wrapped_label_lines_over_aligned_figures_stays_in_the_table() {
+    // A row label wrapped over more lines than the three label-only lines a table goes on past
+    // (JPM 10-Q 2023Q2 p140: the first row's label runs six lines before its figures). The
+    // figures after the stack stand in the header's value columns, so the header, the wrapped
+    // label and its figures are one table; the stack alone cut the header off into a table of
+    // its own and lost the label's first lines.
+    let ex = jpm_2023q2();
+    let p = ex.pages.iter().find(|p| p.page == 140).expect("page 140");
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.grid().iter().any(|r| r[0].starts_with("Total noncash compensation")))
+        .expect("the noncash compensation table");
+    let rows = t.grid();
+    assert!(rows.iter().any(|r| r[0] == "(in millions)" && r[1..].join(" ") == "2023 2022 2023 2022"), "{rows:#?}");
+    assert!(rows.iter().any(|r| r[0].starts_with("Cost of prior grants of restricted stock units")), "{rows:#?}");
+}
+
 /// The corpus documents of one page.
 fn docs_of_page(ex: &ingest::Extracted, page: u32) -> Vec<clair_core::corpus::Doc> {
     ingest::documents(ex, &IngestSettings::default()).into_iter().filter(|d| d.page == page).collect()
