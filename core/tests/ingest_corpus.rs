@@ -1504,6 +1504,20 @@ fn a_stack_of_wrapped_label_lines_over_aligned_figures_stays_in_the_table() {
     assert!(rows.iter().any(|r| r[0].starts_with("Cost of prior grants of restricted stock units")), "{rows:#?}");
 }
 
+#[test]
+fn a_contents_page_set_in_columns_is_text_not_a_table() {
+    // A filing's contents (p2) and its index of financial statements (p34) are set as columns of
+    // titles and right-aligned page numbers; the numbers are page references that rise down the
+    // list and no entry carries an amount, so neither is a table. The entries stay in the text.
+    for page in [2, 34] {
+        let p = fb_page("AMAZON_2019_10K.pdf", page);
+        let grids: Vec<_> = p.tables.iter().map(|t| t.grid()).collect();
+        assert!(grids.is_empty(), "p{page}: {grids:#?}");
+    }
+    assert!(fb_page("AMAZON_2019_10K.pdf", 2).text.contains("Risk Factors"));
+    assert!(fb_page("AMAZON_2019_10K.pdf", 34).text.contains("Consolidated Statements of Cash Flows"));
+}
+
 /// The corpus documents of one page.
 fn docs_of_page(ex: &ingest::Extracted, page: u32) -> Vec<clair_core::corpus::Doc> {
     ingest::documents(ex, &IngestSettings::default()).into_iter().filter(|d| d.page == page).collect()
