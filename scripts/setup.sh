@@ -54,9 +54,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; th
     || cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-# npm: binaryen's wasm-opt 132 (Debian's 108 breaks the app) and playwright-core (no browser download).
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ package.json -nt node_modules/.installed ]; then
-  say "npm install (binaryen, playwright-core)"
+# npm: binaryen's wasm-opt 132 (Debian's 108 breaks the app), playwright-core (no browser download)
+# and axe-core (the accessibility audit the browser tests run in the page).
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ package.json -nt node_modules/.installed ]; then
+  say "npm install (binaryen, playwright-core, axe-core)"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
   touch node_modules/.installed
 fi

@@ -27,7 +27,7 @@ pub fn open_node(viewer: Viewer, node: &clair_core::ledger::Node) {
         NodeKind::ChartRegion { description, .. } => Some(description.clone()),
         _ => None,
     };
-    viewer.open(Target { source: source.to_string(), page, boxes: l.bboxes, page_size: l.page_size, highlight, parts: l.table_parts });
+    viewer.open_cited(Target { source: source.to_string(), page, boxes: l.bboxes, page_size: l.page_size, highlight, parts: l.table_parts });
 }
 
 #[component]
@@ -74,7 +74,9 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
         }.into_any(),
         None => view! { <p class="muted">"No HRI: only published, audited claims get one."</p> }.into_any(),
     };
-    let evidence = c.evidence.iter().map(|e| {
+    // Keyed by ledger node: a claim's evidence list is drawn once per claim.
+    let evidence_items = c.evidence.clone();
+    let evidence_row = move |e: clair_core::export::EvidenceRef| {
         let node = e.node.clone();
         let citable = node.source_page().is_some();
         let label = node.describe();
@@ -99,7 +101,7 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
                 </button>
             </li>
         }
-    }).collect_view();
+    };
     let debate = &c.debate;
     let transcript = debate.briefs.iter().map(|b| {
         let reviews = debate.reviews.iter().filter(|r| r.stage == b.stage).cloned().map(review).collect_view();
@@ -148,7 +150,9 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
         {hri}
         {entail}
         <h3>{format!("Evidence ({})", c.evidence.len())}</h3>
-        <ul class="evidence-list">{evidence}</ul>
+        <ul class="evidence-list">
+            <For each=move || evidence_items.clone() key=|e| e.node.node_id.clone() children=evidence_row />
+        </ul>
         <h3>"Debate"</h3>
         <p class="muted">{format!("{} rebuttal round(s), {} custody repair(s)", debate.rebuttal_rounds, debate.repairs)}</p>
         <ol class="transcript">{transcript}{orphan_reviews}</ol>
@@ -156,7 +160,7 @@ fn details(c: ClaimReport, viewer: Viewer) -> impl IntoView {
         <ul class="custody">{custody}</ul>
         <h3>"Model calls"</h3>
         <p class="muted">{format!("{} call(s), {} input + {} output tokens, ${:.5}", totals.calls, totals.input_tokens, totals.output_tokens, totals.cost_usd)}</p>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" aria-label="Model calls">
             <table class="calls">
                 <thead><tr><th>"Role"</th><th>"Model"</th><th>"Tokens in / out"</th><th>"Cost"</th><th>"Latency"</th><th>"Failure"</th></tr></thead>
                 <tbody>{calls}</tbody>

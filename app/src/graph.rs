@@ -39,8 +39,21 @@ pub fn LedgerGraph(run: RwSignal<Option<RunExport>>, selected: RwSignal<Option<S
             request_animation_frame(fit);
         }
     });
+    // The graph shares the right pane with the page: shown again, it refits to its frame (a run
+    // that arrived while it was hidden was fitted to no size).
+    let pane = crate::state::use_app().pane;
+    Effect::new(move |_| {
+        if pane.get() == crate::state::Pane::Graph {
+            request_animation_frame(fit);
+        }
+    });
+    // A new window size (a phone turned, a window resized) refits the graph to its frame. One
+    // listener for the component's life, removed with it.
+    let on_resize = window_event_listener(leptos::ev::resize, move |_| fit());
+    on_cleanup(move || on_resize.remove());
     // Wheel zoom around the pointer. Attached by hand as non-passive so it can stop the page from
-    // scrolling (a delegated listener would be passive).
+    // scrolling (a delegated listener would be passive); the frame is mounted once, and the
+    // listener is removed when the effect is disposed.
     Effect::new(move |_| {
         let Some(el) = frame.get() else { return };
         let target = el.clone();
@@ -54,13 +67,11 @@ pub fn LedgerGraph(run: RwSignal<Option<RunExport>>, selected: RwSignal<Option<S
         let opts = web_sys::AddEventListenerOptions::new();
         opts.set_passive(false);
         let _ = el.add_event_listener_with_callback_and_add_event_listener_options("wheel", on_wheel.as_ref().unchecked_ref(), &opts);
-        on_wheel.forget();
-        // A new window size (a phone turned, a window resized) refits the graph to its frame.
-        let on_resize = Closure::<dyn FnMut()>::new(move || fit());
-        if let Some(w) = web_sys::window() {
-            let _ = w.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
-        }
-        on_resize.forget();
+        let held = send_wrapper::SendWrapper::new((el, on_wheel));
+        on_cleanup(move || {
+            let (el, on_wheel) = held.take();
+            let _ = el.remove_event_listener_with_callback("wheel", on_wheel.as_ref().unchecked_ref());
+        });
     });
 
     let zoom_button = move |factor: f64| {

@@ -10,6 +10,7 @@ use clair_core::llm::LlmClient;
 use clair_core::view::settings_form::{self, Field, FieldKind};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -72,6 +73,7 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
         });
     };
 
+    let settings_file: NodeRef<leptos::html::Input> = NodeRef::new();
     let on_import = move |ev: web_sys::Event| {
         read_chosen_text(&ev, move |name, text| {
             apply(settings, error, text.and_then(|t| Settings::from_toml(&t).map_err(|e| format!("{name}: {e}"))));
@@ -113,13 +115,54 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
         })
         .collect_view();
 
+    // The dialog pattern (WAI-ARIA APG): opening moves focus into the dialog, Tab stays inside it,
+    // Escape closes it, and closing gives focus back to what had it (the Settings button).
+    let dialog: NodeRef<leptos::html::Div> = NodeRef::new();
+    let opener: StoredValue<Option<web_sys::HtmlElement>, LocalStorage> = StoredValue::new_local(None);
+    Effect::new(move |was_open: Option<bool>| {
+        let is_open = open.get();
+        if is_open && was_open != Some(true) {
+            let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+            opener.set_value(active.and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok()));
+            request_animation_frame(move || {
+                if let Some(first) = dialog.get_untracked().and_then(|d| focusable(&d).into_iter().next()) {
+                    let _ = first.focus();
+                }
+            });
+        } else if !is_open && was_open == Some(true) {
+            if let Some(el) = opener.get_value() {
+                let _ = el.focus();
+            }
+        }
+        is_open
+    });
+    let on_keydown = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            ev.prevent_default();
+            open.set(false);
+        } else if ev.key() == "Tab" {
+            let Some(d) = dialog.get_untracked() else { return };
+            let items = focusable(&d);
+            let (Some(first), Some(last)) = (items.first(), items.last()) else { return };
+            let active = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.active_element());
+            let at = |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == el.unchecked_ref::<web_sys::Element>());
+            if ev.shift_key() && at(first) {
+                ev.prevent_default();
+                let _ = last.focus();
+            } else if !ev.shift_key() && at(last) {
+                ev.prevent_default();
+                let _ = first.focus();
+            }
+        }
+    };
+
     view! {
         <div class="modal-backdrop" hidden=move || !open.get() on:click=move |ev: web_sys::MouseEvent| {
             // A click on the backdrop itself (not inside the dialog) closes it.
             if ev.target() == ev.current_target() { open.set(false) }
         }>
-            <div id="settings-dialog" class="dialog" role="dialog" aria-modal="true" aria-labelledby="settings-title"
-                on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" { open.set(false) }>
+            <div id="settings-dialog" class="dialog" role="dialog" aria-modal="true" aria-labelledby="settings-title" node_ref=dialog
+                on:keydown=on_keydown>
                 <header class="dialog-head">
                     <h2 id="settings-title">"Settings"</h2>
                     <button id="settings-close" class="button primary" on:click=move |_| open.set(false)>"Done"</button>
@@ -154,9 +197,9 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
                 {move || error.get().map(|e| view! { <p id="settings-error" class="error" role="alert">{e}</p> })}
                 <div class="actions settings-file">
                     <button id="settings-export" class="button" on:click=move |_| download("clair-settings.toml", &settings.get_untracked().to_toml(), "application/toml")>"Export settings (TOML)"</button>
-                    <label class="button">"Import settings (TOML)"
-                        <input id="settings-import" type="file" accept=".toml,application/toml,text/plain" hidden aria-label="Import settings (TOML)" on:change=on_import />
-                    </label>
+                    <button id="settings-import-button" class="button" type="button"
+                        on:click=move |_| if let Some(el) = settings_file.get_untracked() { el.click() }>"Import settings (TOML)"</button>
+                    <input id="settings-import" node_ref=settings_file type="file" accept=".toml,application/toml,text/plain" hidden tabindex="-1" aria-label="Import settings (TOML)" on:change=on_import />
                     <button id="settings-reset" class="button" on:click=move |_| {
                         let mut s = Settings::paper();
                         // Keep where the model lives; reset the method.
@@ -172,6 +215,17 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
             </div>
         </div>
     }
+}
+
+/// The dialog's controls a user can Tab to, in document order.
+fn focusable(root: &web_sys::HtmlDivElement) -> Vec<web_sys::HtmlElement> {
+    let Ok(list) = root.query_selector_all("button:not([disabled]), input:not([disabled]):not([hidden]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex=\"0\"]") else { return vec![] };
+    (0..list.length())
+        .filter_map(|i| list.get(i))
+        .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        // Hidden ones (a collapsed section) have no layout box.
+        .filter(|e| e.offset_parent().is_some())
+        .collect()
 }
 
 fn value_of(all: Memo<Vec<Field>>, path: &str) -> String {

@@ -62,11 +62,13 @@ pub struct Viewer {
     settings: RwSignal<Settings>,
     /// The shown document's sections (outline titles and first pages), fetched once per document.
     pub sections: RwSignal<Option<(String, Vec<Section>)>>,
+    /// A citation was opened: once its page is drawn, zoom onto the cited boxes.
+    focus_pending: RwSignal<bool>,
 }
 
 impl Viewer {
     pub fn new(settings: RwSignal<Settings>) -> Self {
-        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings, sections: RwSignal::new(None) }
+        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings, sections: RwSignal::new(None), focus_pending: RwSignal::new(false) }
     }
 
     /// A file was read again under `source`'s name (a different PDF may now carry it): what the
@@ -86,6 +88,49 @@ impl Viewer {
         if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("viewer")) {
             el.scroll_into_view();
         }
+    }
+
+    /// Show a cited target and, once its page is drawn, zoom so the cited region fills a good part
+    /// of the viewer and scroll it into view (`clair_core::view::focus`). Other ways of changing
+    /// page (prev/next, sections, table parts) keep the zoom the user has.
+    pub fn open_cited(self, t: Target) {
+        self.focus_pending.set(!t.boxes.is_empty());
+        self.open(t);
+    }
+
+    /// The page's scrolling frame and its visible size in CSS pixels.
+    fn frame() -> Option<(web_sys::Element, (f64, f64))> {
+        let el = web_sys::window()?.document()?.get_element_by_id("page-scroll")?;
+        let size = (el.client_width() as f64, el.client_height() as f64);
+        Some((el, size))
+    }
+
+    /// The size the target's boxes are measured in: their own page size, else the rendered page's.
+    fn page_points(self) -> Option<(Target, (f32, f32))> {
+        let t = self.target.get_untracked()?;
+        let Image::Ready { page_size, .. } = self.image.get_untracked() else { return None };
+        let size = if t.page_size.0 > 0.0 && t.page_size.1 > 0.0 { t.page_size } else { page_size };
+        Some((t, size))
+    }
+
+    /// Zoom onto the shown target's boxes (after `open_cited`).
+    fn focus_region(self) {
+        let (Some((t, size)), Some((el, viewport))) = (self.page_points(), Self::frame()) else { return };
+        let Some(f) = clair_core::view::focus::on_region(&t.boxes, size, viewport) else { return };
+        self.zoom.set(f.zoom);
+        // The new width is laid out on the next frame; scroll then.
+        request_animation_frame(move || {
+            el.set_scroll_left(f.left.round() as i32);
+            el.set_scroll_top(f.top.round() as i32);
+        });
+    }
+
+    /// "Fit page": the whole page in view.
+    pub fn fit_page(self) {
+        let (Some((_, size)), Some((el, viewport))) = (self.page_points(), Self::frame()) else { return };
+        self.zoom.set(clair_core::view::focus::whole_page(size, viewport));
+        el.set_scroll_left(0);
+        el.set_scroll_top(0);
     }
 
     /// Render and fetch `t` without moving the user's scroll position.
@@ -166,7 +211,14 @@ fn png_url(png: &[u8]) -> Option<String> {
 
 #[component]
 pub fn PageViewer(viewer: Viewer) -> impl IntoView {
-    let Viewer { target, image, text, zoom, sections, .. } = viewer;
+    let Viewer { target, image, text, zoom, sections, focus_pending, .. } = viewer;
+    // A cited page just drawn: bring its region into view (once per citation click).
+    Effect::new(move |_| {
+        if matches!(image.get(), Image::Ready { .. }) && focus_pending.get_untracked() {
+            focus_pending.set(false);
+            request_animation_frame(move || viewer.focus_region());
+        }
+    });
     view! {
         <section id="viewer" class="panel viewer" aria-label="Page viewer">
             <h2>"Page viewer"</h2>
@@ -184,13 +236,14 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                         </h3>
                         {section_nav(viewer, sections, t.source.clone(), t.page)}
                         <div class="viewer-tools" role="toolbar" aria-label="Page tools">
-                            <button class="button" aria-label="Previous page" disabled=move || page <= 1 on:click=move |_| viewer.go(-1)>"‹ Prev"</button>
+                            <button class="button" aria-label="Previous page" disabled=move || page <= 1 on:click=move |_| viewer.go(-1)>"‹ Previous"</button>
                             <button class="button" aria-label="Next page" disabled=move || pages().is_some_and(|n| page >= n) on:click=move |_| viewer.go(1)>"Next ›"</button>
                             <span class="muted">{move || pages().map(|n| format!("{page} / {n}")).unwrap_or_default()}</span>
                             <button class="button" aria-label="Zoom out" on:click=move |_| zoom.update(|z| *z = (*z / 1.25).max(0.4))>"−"</button>
                             <span class="muted zoom-level">{move || format!("{:.0}%", zoom.get() * 100.0)}</span>
                             <button class="button" aria-label="Zoom in" on:click=move |_| zoom.update(|z| *z = (*z * 1.25).min(4.0))>"+"</button>
-                            <button class="button" aria-label="Fit width" on:click=move |_| zoom.set(1.0)>"Fit"</button>
+                            <button class="button" aria-label="Fit width" on:click=move |_| zoom.set(1.0)>"Fit width"</button>
+                            <button class="button" aria-label="Fit page" on:click=move |_| viewer.fit_page()>"Fit page"</button>
                         </div>
                         {table_parts(viewer, &t)}
                         {
@@ -201,16 +254,20 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                                 Image::Ready { url, width_px, height_px, page_size, .. } => {
                                     // Boxes are in points against the page size they were measured on.
                                     let (pw, ph) = if t.page_size.0 > 0.0 && t.page_size.1 > 0.0 { t.page_size } else { page_size };
-                                    let boxes = t.boxes.iter().filter(|b| b[2] > b[0] && b[3] > b[1]).map(|b| {
+                                    let shown: Vec<_> = t.boxes.iter().filter(|b| b[2] > b[0] && b[3] > b[1]).collect();
+                                    let n = shown.len();
+                                    let boxes = shown.into_iter().enumerate().map(|(i, b)| {
                                         let pct = |v: f32, of: f32| format!("{:.3}%", (v / of * 100.0).clamp(0.0, 100.0));
                                         // The outline sits just outside the region so it never strikes through glyphs.
                                         let b = [(b[0] - BOX_PAD).max(0.0), (b[1] - BOX_PAD).max(0.0), (b[2] + BOX_PAD).min(pw), (b[3] + BOX_PAD).min(ph)];
                                         let style = format!("left:{};top:{};width:{};height:{}", pct(b[0], pw), pct(b[1], ph), pct(b[2] - b[0], pw), pct(b[3] - b[1], ph));
-                                        view! { <div class="cited-box" style=style></div> }
+                                        // Focusable so a keyboard user can step through a table citation's boxes
+                                        // (the browser scrolls a focused box into view).
+                                        view! { <div class="cited-box" style=style tabindex="0" role="img" aria-label=format!("Cited region {} of {n}", i + 1)></div> }
                                     }).collect_view();
                                     let alt = format!("{}, page {} (rendered){}", t.source, t.page, if t.boxes.is_empty() { "" } else { ", cited region outlined" });
                                     view! {
-                                        <div class="page-scroll">
+                                        <div class="page-scroll" id="page-scroll" tabindex="0" aria-label="Page image (scrolls when zoomed)">
                                             <div class="page-frame" style:width=move || format!("{:.0}%", zoom.get() * 100.0)>
                                                 <img id="page-image" src=url alt=alt width=width_px height=height_px />
                                                 {boxes}
@@ -224,8 +281,8 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                         {
                             let t = t.clone();
                             move || match text.get() {
-                                None => view! { <pre class="page-text">"…"</pre> }.into_any(),
-                                Some(Ok(s)) => view! { <pre class="page-text">{highlighted(&s, t.highlight.as_deref())}</pre> }.into_any(),
+                                None => view! { <pre class="page-text" tabindex="0" aria-label="Page text">"…"</pre> }.into_any(),
+                                Some(Ok(s)) => view! { <pre class="page-text" tabindex="0" aria-label="Page text">{highlighted(&s, t.highlight.as_deref())}</pre> }.into_any(),
                                 Some(Err(why)) => view! {
                                     <div class="page-text">
                                         <p class="note">{why}</p>

@@ -67,7 +67,8 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   assert.equal(await page.getByRole('textbox', { name: 'Question' }).count(), 1);
   assert.equal(await page.getByLabel('Add PDFs', { exact: true }).getAttribute('type'), 'file');
   for (const name of ['Ledger graph', 'Claim details', 'Page viewer']) {
-    assert.equal(await page.getByRole('region', { name }).count(), 1, `region ${name}`);
+    // The graph shares the right pane with the page viewer: present, shown on demand.
+    assert.equal(await page.getByRole('region', { name, includeHidden: true }).count(), 1, `region ${name}`);
   }
 
   await connect(page, mock.base, KEY);
@@ -141,8 +142,9 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   await page.click('#answer .citation >> nth=0');
   const cite = await page.textContent('#answer .citation >> nth=0');
   const pageNo = Number(cite.match(/p\.(\d+)\]/)[1]);
-  // Hovering a citation says where in the filing it is.
-  assert.equal(await page.getAttribute('#answer .citation >> nth=0', 'title'), sectionOf(pageNo));
+  // Hovering a citation says where in the filing it is: file, page, section.
+  const source = cite.match(/^\[(.+), p\.\d+\]$/)[1];
+  assert.equal(await page.getAttribute('#answer .citation >> nth=0', 'title'), `${source}, page ${pageNo} · ${sectionOf(pageNo)}`);
   await page.getByRole('region', { name: 'Page viewer' }).locator('#viewer-page', { hasText: `page ${pageNo}` }).waitFor();
   const img = await imageLoaded(page);
   timings.citation_to_image_ms = Date.now() - t0;
@@ -176,6 +178,7 @@ test('claims, cited page image, ledger graph and export after asking the mock', 
   await page.waitForSelector('#viewer .cited-box');
 
   // 3. The ledger graph: one node per claim, verdicts on them; click and keyboard open the panel.
+  await page.getByRole('button', { name: 'Ledger graph', exact: true }).click();
   const graph = page.getByRole('region', { name: 'Ledger graph' });
   const claimNodes = graph.locator('g.node[data-kind="claim"]');
   assert.equal(await claimNodes.count(), nClaims, 'a graph node per claim');
@@ -296,6 +299,7 @@ test('an exported run re-opens in a fresh browser with no key and no PDFs', asyn
     assert.equal(await page.textContent('#answer .answer-text'), shown.answer, 'identical answer text');
     assert.deepEqual(await page.$$eval('#answer .claim-link', (els) => els.map((e) => e.textContent)), shown.claims, 'identical claims');
     assert.deepEqual(await page.$$eval('#answer .citation', (els) => els.map((e) => e.textContent)), shown.cites);
+    await page.getByRole('button', { name: 'Ledger graph', exact: true }).click();
     assert.equal(await page.getByRole('region', { name: 'Ledger graph' }).locator('g.node').count(), shown.nodes, 'identical graph');
     // The claim panel works from the export alone.
     await page.locator('#answer .claim-link').first().click();
@@ -349,6 +353,7 @@ test('the app renders first quickly and a 300-node ledger graph pans at a usable
     timings.pan_graph_nodes = big.ledger.nodes.length;
     assert.ok(big.ledger.nodes.length >= 300, `${big.ledger.nodes.length} nodes`);
     await page.setInputFiles('#import-file', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+    await page.getByRole('button', { name: 'Ledger graph', exact: true }).click();
     const graph = page.getByRole('region', { name: 'Ledger graph' });
     await graph.locator('g.node').first().waitFor();
     assert.ok(await graph.locator('g.node').count() >= 300, 'every ledger node is drawn');

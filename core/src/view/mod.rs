@@ -6,6 +6,8 @@
 //! here knows the DOM; every string from a PDF or a model reaches HTML/SVG only through
 //! `escape`, so a document containing markup stays inert.
 
+pub mod answer;
+pub mod focus;
 pub mod layout;
 pub mod report;
 pub mod settings_form;
