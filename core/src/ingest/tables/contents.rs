@@ -3,7 +3,8 @@
 //! the left, their page numbers aligned at the right, often under a "Page" heading. What tells it
 //! from a table is what its figures are: every entry ends on a page reference (`12`, `F-3`, `iv`),
 //! the references never fall down the list (a document is listed in its own order), and no entry
-//! carries a quantity (an amount, a ratio, a percentage). A table whose last column happens to
+//! carries a quantity (an amount, a ratio, a percentage) after its title (a section number such
+//! as "2.1" may open it). A table whose last column happens to
 //! rise (a count by year) carries quantities elsewhere or has too few entries to pass.
 
 use crate::ingest::sections::is_page_number;
@@ -44,7 +45,10 @@ fn contents_list(t: &Table, min_entries: usize, min_distinct: usize) -> bool {
             rows[c.row].push((c.col, text));
         }
     }
-    if t.cells.iter().any(|c| quantity(&c.text)) {
+    // An entry may open on its section number ("2.1", "Section 1.01."): the cell a row opens
+    // with is its title, and only the cells after it are looked at for quantities.
+    let after_title = |c: &&crate::ingest::Cell| t.cells.iter().any(|o| o.row == c.row && o.col < c.col && !o.text.trim().is_empty());
+    if t.cells.iter().filter(after_title).any(|c| quantity(&c.text)) {
         return false;
     }
     let (mut entries, mut pages) = (0, vec![]);
@@ -151,6 +155,18 @@ mod tests {
         let kept = without_contents(vec![list, part.clone(), figures.clone()]);
         assert_eq!(kept, vec![figures.clone()]);
         assert_eq!(without_contents(vec![part.clone(), figures.clone()]), vec![part, figures]);
+    }
+
+    #[test]
+    fn the_contents_of_an_agreement_numbered_by_section_is_a_contents_list() {
+        let t = table(&[
+            &["ARTICLE I.", "DEFINITIONS", "3"],
+            &["Section 1.01.", "Definitions", "3"],
+            &["ARTICLE II.", "TRANSFER OF ASSETS", "20"],
+            &["Section 2.01.", "Purchase and Sale", "20"],
+            &["Section 2.02.", "Excluded Assets", "24"],
+        ]);
+        assert!(is_contents_list(&t));
     }
 
     #[test]
