@@ -1485,6 +1485,39 @@ fn a_paragraph_of_capitalised_legal_prose_beside_a_table_is_still_running_text()
     assert!(!rows.iter().flatten().any(|c| c.contains("Unregistered") || c.contains("Preferred stock")), "{rows:#?}");
 }
 
+#[test]
+fn a_stack_of_wrapped_label_lines_over_aligned_figures_stays_in_the_table() {
+    // A row label wrapped over more lines than the three label-only lines a table goes on past
+    // (JPM 10-Q 2023Q2 p140: the first row's label runs six lines before its figures). The
+    // figures after the stack stand in the header's value columns, so the header, the wrapped
+    // label and its figures are one table; the stack alone cut the header off into a table of
+    // its own and lost the label's first lines.
+    let ex = jpm_2023q2();
+    let p = ex.pages.iter().find(|p| p.page == 140).expect("page 140");
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.grid().iter().any(|r| r[0].starts_with("Total noncash compensation")))
+        .expect("the noncash compensation table");
+    let rows = t.grid();
+    assert!(rows.iter().any(|r| r[0] == "(in millions)" && r[1..].join(" ") == "2023 2022 2023 2022"), "{rows:#?}");
+    assert!(rows.iter().any(|r| r[0].starts_with("Cost of prior grants of restricted stock units")), "{rows:#?}");
+}
+
+#[test]
+fn a_contents_page_set_in_columns_is_text_not_a_table() {
+    // A filing's contents (p2) and its index of financial statements (p34) are set as columns of
+    // titles and right-aligned page numbers; the numbers are page references that rise down the
+    // list and no entry carries an amount, so neither is a table. The entries stay in the text.
+    for page in [2, 34] {
+        let p = fb_page("AMAZON_2019_10K.pdf", page);
+        let grids: Vec<_> = p.tables.iter().map(|t| t.grid()).collect();
+        assert!(grids.is_empty(), "p{page}: {grids:#?}");
+    }
+    assert!(fb_page("AMAZON_2019_10K.pdf", 2).text.contains("Risk Factors"));
+    assert!(fb_page("AMAZON_2019_10K.pdf", 34).text.contains("Consolidated Statements of Cash Flows"));
+}
+
 /// The corpus documents of one page.
 fn docs_of_page(ex: &ingest::Extracted, page: u32) -> Vec<clair_core::corpus::Doc> {
     ingest::documents(ex, &IngestSettings::default()).into_iter().filter(|d| d.page == page).collect()
@@ -1658,7 +1691,9 @@ fn a_numbered_line_under_a_table_that_marks_nothing_is_not_its_footnote() {
     let bytes = read(&format!("{FB}VERIZON_2021_10K.pdf"));
     let ex = ingest::extract(&bytes, "VERIZON_2021_10K.pdf", &IngestSettings::default());
     let p = ex.pages.iter().find(|p| p.page == 107).expect("page 107");
-    assert!(!p.tables.is_empty());
+    // The list itself is a contents list (titles over page references), read as text.
+    assert!(!p.tables.iter().any(|t| t.cells.iter().any(|c| c.text.starts_with("Report of Independent"))));
+    assert!(p.text.contains("Report of Independent Registered Public Accounting Firm"));
     assert!(p.blocks.iter().any(|b| b.kind == BlockKind::Text && b.text.starts_with("(3) Exhibits")));
     assert!(p.tables.iter().all(|t| t.notes.is_empty()), "{:?}", p.tables.iter().map(|t| &t.notes).collect::<Vec<_>>());
 }

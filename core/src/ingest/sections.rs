@@ -381,7 +381,7 @@ fn is_title(line: &str) -> bool {
 }
 
 /// `12`, `F-3`, `iv`: a page reference in a contents entry.
-fn is_page_number(s: &str) -> bool {
+pub(crate) fn is_page_number(s: &str) -> bool {
     let s = s.trim();
     let digits = |t: &str| !t.is_empty() && t.len() <= 4 && t.chars().all(|c| c.is_ascii_digit());
     digits(s)

@@ -545,8 +545,8 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
             }
         };
         let column = |(sentences, carried): (usize, usize)| sentences >= 3 && carried >= 2;
-        // A side with a table of its own under a sentence or two (JPMorgan 2021Q1 p112: two lines
-        // introduce a small table, beside a column of text) is a column too, beside one that is.
+        // A side with a table of its own under a sentence or two (a lead-in sentence over a small
+        // table) is a column too, beside one that is: a gutter needs running text on one side only.
         let some_text = |(sentences, carried): (usize, usize)| sentences >= 1 && carried >= 1;
         let top = run.iter().map(|&i| lines[i].ftop).fold(f32::MAX, f32::min);
         let bot = run.iter().map(|&i| lines[i].fbot).fold(f32::MIN, f32::max);

@@ -488,15 +488,15 @@ mod tests {
 
     #[test]
     fn shaded_cells_with_empty_gutters_are_a_table() {
-        // Blocks shaded per year with white gutters between them (American Water 10-K p8).
+        // Blocks shaded per column with white gutters between them: cell shading, not boxes of a diagram.
         let (t, g) = boxes_in_a_row(18.0, false);
         assert_eq!(figure(&t, &g, &[]), None);
     }
 
     #[test]
     fn cells_with_inset_padding_boxes_are_a_table() {
-        // Word processors draw each cell as a background and an inset box 5 pt in (eu-020): the
-        // inset boxes stand 11.5 pt apart, the backgrounds touch.
+        // Word processors draw each cell as a background and an inset padding box: the inset boxes
+        // stand apart, the backgrounds touch, so the cells are one grid.
         let (t, mut g) = boxes_in_a_row(1.5, false);
         let insets: Vec<BBox> = g.path_boxes.iter().map(|b| [b[0] + 5.0, b[1], b[2] - 5.0, b[3]]).collect();
         g.path_boxes.extend(insets);

@@ -59,7 +59,7 @@ pub(super) fn fold_scripts(lines: &[&Line]) -> Vec<Line> {
                     && s.words.len() <= 3
                     && if s.fbot > h.ftop {
                         // A footnote mark may stand a little apart from the figure it marks
-                        // (JPM's "59,983 (a)", two thirds of an em after it).
+                        // ("59,983 (a)", two thirds of an em after it).
                         s.words.iter().all(|w| {
                             w.text.chars().count() <= 4
                                 && h.words.iter().any(|hw| {
@@ -123,9 +123,8 @@ const OFFSET_FIGURES_OVERLAP: f32 = 0.5;
 /// The most words a line may have beside its figures and still be a row's label for them.
 const OFFSET_FIGURES_LABEL_WORDS: usize = 10;
 
-/// Some writers set a row's figures a little off its label's baseline: NIKE's market-risk table
-/// puts "$ 6 … $ 16" 2.7 pt above "Principal payments", a third of an em, past what layout takes
-/// for one baseline. The row is then laid out as two lines, its label with a figure or two and
+/// Some writers set a row's figures a little off its label's baseline (a third of an em above it),
+/// past what layout takes for one baseline. The row is then laid out as two lines, its label with a figure or two and
 /// the rest of its figures, and each reads as half a row (pdftotext's layout mode shows them as
 /// one). A line of figures only (amounts: a header of years is a row of its own), of the same
 /// size as a line with a label that it overlaps by at least half its height, is folded into that

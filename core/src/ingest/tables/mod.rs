@@ -23,10 +23,12 @@
 //! - `captions`: caption lines, and the caption over a table.
 //! - `segments`: a line cut into cells; figures, years, dot leaders, footnote marks.
 //! - `continuations`: a table going on from the page before (linked once all pages are read).
+//! - `contents`: a contents list set like a table (page references for figures) is not one.
 
 mod build;
 mod captions;
 mod columns;
+mod contents;
 mod continuations;
 mod figure;
 mod grid;
@@ -100,7 +102,8 @@ pub fn detect(lay: &Layout, graphics: &Graphics, width: f32, _height: f32) -> Ve
         tables = detect_split(&k, &right, graphics, width).tables;
         kept = Some(k);
     }
-    tables
+    // A contents page is set like a table, but its figures are page references (`contents`).
+    contents::without_contents(tables)
 }
 
 /// The tables of `lines`, the pieces within `right` read apart from the rest (see `side_by_side`).

@@ -42,8 +42,9 @@ pub fn attach(tables: &mut [Table], blocks: &[Block]) {
 /// top of the next page.
 const LOW_ON_PAGE: f32 = 0.55;
 
-/// Notes that run on to the top of the next page (JPMorgan 2023Q2 p65: a stack of credit tables
-/// over notes (a)–(g), and (h)–(m) opening p66). The next page's first text, under its running
+/// Notes that run on to the top of the next page: a table set low on its page whose marks its own
+/// notes do not explain takes the notes that open the next page (a stack of tables over notes
+/// (a)–(g), with (h)–(m) at the top of the next page). The next page's first text, under its running
 /// header and over any table of it, is read as notes across the columns of each table set low on
 /// the page before it (the table or its notes ending low on it); a table takes that run when it carries a mark of it that none of its own
 /// notes explain. The notes keep their place on the next page (`TableNote::page`); the page's

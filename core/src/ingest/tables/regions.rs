@@ -89,12 +89,13 @@ const NEXT_ROW_LINES: usize = 6;
 const MAX_PASSED: usize = 4;
 
 /// Label-only lines in a row that a region of rows goes on past (section labels, wrapped labels).
+/// A longer stack goes on only when every line of it is a short label at the label column and the
+/// row after it continues the value columns seen (`continues_columns`): a table whose groups of
+/// rows are headed by a heading, a sub-heading and a wrapped item label is told from two tables
+/// with a few short lines between them by the alignment of the rows, not by how many labels there
+/// are.
 const MAX_LABEL_LINES: usize = 3;
-/// … or, when every one of them is a short label at the label column, this many: NIKE's market-risk
-/// table heads each debt with "Interest Rate Risk" / "Japanese Yen Functional Currency" /
-/// "Long-term Japanese Yen debt — Fixed" / "rate" before its rows.
-const MAX_SHORT_LABEL_LINES: usize = 5;
-/// Words of a short label (`MAX_SHORT_LABEL_LINES`).
+/// Words of a short label (a section label within a table).
 const SHORT_LABEL_WORDS: usize = 6;
 
 /// The label-only row is a short label set at the label column (`left`).
@@ -129,7 +130,7 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
         let mut end = i;
         let mut j = i + 1;
         let mut misses = 0;
-        // Of those, the short labels at the label column (see MAX_SHORT_LABEL_LINES).
+        // Of those, the short labels at the label column (see MAX_LABEL_LINES).
         let mut short_misses = 0;
         let mut left = rows[i].line.fx0;
         // The right edge of the rows so far, once a labelled row with figures has been seen (a
@@ -159,6 +160,13 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
                 break;
             }
             if r.row_like() {
+                // Past a stack of short labels longer than MAX_LABEL_LINES, only a row whose
+                // figures stand in the value columns seen goes on with the table.
+                let continues_columns = r.has_value()
+                    && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= (r.segs.len() - 1).clamp(1, 2);
+                if misses > MAX_LABEL_LINES && !continues_columns {
+                    break;
+                }
                 end = j;
                 misses = 0;
                 short_misses = 0;
@@ -175,7 +183,7 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
             } else if r.segs.len() == 1
                 && r.segs[0].n_words() <= 12
                 && (misses < MAX_LABEL_LINES
-                    || misses < MAX_SHORT_LABEL_LINES && short_misses == misses && short_label(r, left))
+                    || short_misses == misses && short_label(r, left))
                 && (r.line.fx0 <= left + 2.5 * r.line.size && !sentence_across(&r.segs[0], &cols, size)
                     || in_cols(&r.segs[0], &cols) && gap <= 0.8 * size
                         && (rows[end].has_value() || rows[end].segs.len() >= 3))

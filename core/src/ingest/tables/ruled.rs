@@ -194,9 +194,9 @@ fn text_row_cuts(ys: &[f32], xs: &[f32], lines: &[&Line]) -> Vec<f32> {
         // "kg/year").
         // A row starts with a label, in the band's first column that holds any text: a line with
         // nothing there, and no label line above it, goes on the cells of the row above (a ruled
-        // cell of several lines: eu-007's brands under each group's "Total:"), and the band's
-        // first label starts no new row after lines with figures (eu-001's "200 (as" /
-        // "Benzene" / "BTEX)": a two-line cell set centred on its label) — after heading lines
+        // cell of several lines: a list of items under a group's "Total:"), and the band's
+        // first label starts no new row after lines with figures (a cell of two lines, "200 (as"
+        // / "BTEX)", set vertically centred on its one-line label) — after heading lines
         // only, with its label in the grid's first column, it does (a band that holds a grid's
         // header and its body; a header band's lines, none in the first column, stay one row).
         let label_column = inside.iter().filter_map(|l| columns(l).first().copied()).min();
@@ -289,7 +289,7 @@ const GUTTERLESS_EMS: f32 = 1.0;
 
 /// The text of slot (`r`, `c`) wraps onto the slot below: a row label wrapped onto the next
 /// row's line, where no rule parts them ("Chronic fatigue" over "syndrome" beside a Count and a
-/// Percentage row, eu-021). The lower slot opens in lower case with a word that would not have
+/// Percentage row): the label column is narrower than the label, the other columns are not. The lower slot opens in lower case with a word that would not have
 /// fitted after the upper slot's last word ("Total EU-12" over "non-EU" is two labels).
 fn wraps_into_next(words: &[&Word], xs: &[f32], ys: &[f32], r: usize, c: usize) -> bool {
     let in_slot = |row: usize| {

@@ -304,10 +304,11 @@ pub(super) fn sentence_words(words: &[Word]) -> bool {
 }
 
 /// How far after the word it marks (in ems of that word's line) a small footnote mark may stand
-/// and still be folded into its line (`fold_scripts`) and joined to its cell (`segments`): JPM
-/// sets `59,983 (a)` two thirds of an em apart, Coca-Cola its superscript digits 1.3 em, JPM's
-/// credit tables their raised "(l)", "(n)" 1.7 em after the figure (at 1.5 they were lines of
-/// their own that cut those tables into pieces).
+/// and still be folded into its line (`fold_scripts`) and joined to its cell (`segments`). A mark
+/// is set small, so its distance is measured in ems of the text it marks: writers set it from
+/// touching to almost two ems after the figure (`59,983 (a)`, raised "(l)" after a right-aligned
+/// figure), while the gutter between two value columns is wider than the mark's offset plus a
+/// figure; a mark left as a line of its own cuts its table in two.
 pub(super) const SCRIPT_MARK_GAP: f32 = 2.0;
 
 /// A footnote mark: `(d)`, `(12)`, `*`, `†`, or one or two letters or digits.
