@@ -70,6 +70,22 @@ impl StoreUrl {
         }
         Ok(StoreUrl { base: format!("{scheme}://{host}"), collection: collection.to_string() })
     }
+
+    /// The app's form: the server's `http(s)://HOST:PORT` and a collection, each as typed.
+    pub fn from_parts(server: &str, collection: &str) -> Result<StoreUrl, String> {
+        let server = server.trim().trim_end_matches('/');
+        let rest = if let Some(r) = server.strip_prefix("http://") {
+            format!("milvus://{r}")
+        } else if let Some(r) = server.strip_prefix("https://") {
+            format!("milvus+https://{r}")
+        } else {
+            return Err(format!("`{server}` is no server address: expected http://HOST:PORT or https://HOST:PORT"));
+        };
+        if rest.splitn(2, "://").nth(1).is_some_and(|h| h.contains('/')) {
+            return Err(format!("`{server}`: give the server only (http://HOST:PORT), the collection in its own field"));
+        }
+        StoreUrl::parse(&format!("{rest}/{}", collection.trim()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -545,6 +561,56 @@ impl<T: StoreTransport> Search for MilvusSearch<'_, T> {
     }
     async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         self.search_split(query, passage, k, modality).await
+    }
+}
+
+/// A library on a server and files in this browser, searched as one (issue 42, the app): each
+/// side ranks its own pool (the server's dense pool blended and capped in the client by
+/// `MilvusSearch`, the browser's by its index), then the two rankings merge by score under the
+/// per-page cap. A file present on both sides counts once: the local copy wins, because only it
+/// can draw its pages. Either side failing fails the search — a library that cannot answer must
+/// not look like a library with nothing relevant.
+pub struct WithLibrary<'a, L: Search, R: Search> {
+    pub local: Option<&'a L>,
+    pub library: &'a R,
+    /// The files read in this browser (their server copies are left out).
+    pub local_sources: Vec<String>,
+    pub settings: &'a RetrievalSettings,
+}
+
+/// Spec §5's per-page cap over the union of two rankings, best first, top k; the library's hits
+/// on a file also held locally are dropped.
+pub fn merge_hits(local: Vec<Hit>, library: Vec<Hit>, local_sources: &[String], k: usize, s: &RetrievalSettings) -> Vec<Hit> {
+    let mut all: Vec<Hit> = local;
+    all.extend(library.into_iter().filter(|h| !local_sources.contains(&h.doc.source)));
+    // Stable: at equal scores the local hit (first) stays ahead.
+    all.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));
+    let ranked: Vec<(usize, f64)> = all.iter().enumerate().map(|(i, h)| (i, h.score)).collect();
+    let keep = cap_per_group(&ranked, k, s.max_hits_per_page, |i| (all[i].doc.source.as_str(), all[i].doc.page));
+    keep.into_iter().map(|(i, _)| all[i].clone()).collect()
+}
+
+impl<L: Search, R: Search> WithLibrary<'_, L, R> {
+    async fn both(&self, query: &str, passage: Option<&str>, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        let remote = match passage {
+            Some(p) => self.library.search_hyde(query, p, k, modality).await?,
+            None => self.library.search(query, k, modality).await?,
+        };
+        let local = match (self.local, passage) {
+            (Some(l), Some(p)) => l.search_hyde(query, p, k, modality).await?,
+            (Some(l), None) => l.search(query, k, modality).await?,
+            (None, _) => vec![],
+        };
+        Ok(merge_hits(local, remote, &self.local_sources, k, self.settings))
+    }
+}
+
+impl<L: Search, R: Search> Search for WithLibrary<'_, L, R> {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.both(query, None, k, modality).await
+    }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.both(query, Some(passage), k, modality).await
     }
 }
 
