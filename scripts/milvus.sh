@@ -51,11 +51,12 @@ stop() {
   [ -f "$PIDFILE" ] || return 0
   local pid
   pid=$(cat "$PIDFILE")
-  if kill -0 "$pid" 2>/dev/null; then
-    # The process group: milvus-server (python) runs the milvus binary as a child.
+  # The process group (setsid in `serve`): milvus-server (python) runs the milvus binary as a
+  # child, which can outlive the launcher.
+  if kill -0 -- "-$pid" 2>/dev/null || kill -0 "$pid" 2>/dev/null; then
     kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
+    for _ in $(seq 1 50); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.2; done
+    if kill -0 -- "-$pid" 2>/dev/null; then
       say "SIGTERM did not stop $pid within 10 s; SIGKILL"
       kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     fi

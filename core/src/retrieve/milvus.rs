@@ -125,6 +125,8 @@ pub enum StoreError {
     DimensionMismatch { collection: String, stored: usize, query: usize },
     EmbedderMismatch { collection: String, stored: String, query: String },
     Server { code: i64, message: String },
+    /// A filtered search answered fewer rows than the filter holds, twice.
+    Incomplete { filter: String, got: usize, rows: usize },
     Malformed(String),
 }
 
@@ -141,6 +143,10 @@ impl std::fmt::Display for StoreError {
                 write!(f, "collection `{collection}` was embedded with `{stored}`, not `{query}`: search it with the same embedder or ingest into another collection")
             }
             StoreError::Server { code, message } => write!(f, "Milvus error {code}: {message}"),
+            StoreError::Incomplete { filter, got, rows } => write!(
+                f,
+                "Milvus answered a search filtered by `{filter}` with {got} rows although at least {rows} match; the search was not used (try again; if it persists, the collection's index needs a look)"
+            ),
             StoreError::Malformed(m) => write!(f, "unexpected reply from Milvus: {m}"),
         }
     }
@@ -540,9 +546,30 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         let q = self.embedder.embed_query(dense_text, &self.stats);
         let n = (k * self.settings.pool_factor.max(1)).min(MAX_TOPK);
         let filter = modality_filter(modality);
-        let data = self.store.call(self.store.api.search(&q, n, filter.as_deref()), self.store.api.chunks()).await?;
-        let pool = RestV1::parse_hits(&data)?;
+        let pool = self.pool(&q, n, filter.as_deref()).await?;
         Ok(rank(&pool, query, k, self.settings))
+    }
+
+    /// The dense pool. docs/scale.md: at 10⁵ chunks a modality-filtered search once came back
+    /// empty although rows matched (not reproduced since: a segment being sealed or indexed while
+    /// the search ran fits it). A short filtered answer is therefore checked against a query of
+    /// the same filter; if rows were missed the search is asked again, and a second short answer
+    /// is an error — never a silently empty or thinned pool.
+    async fn pool(&self, q: &[f32], n: usize, filter: Option<&str>) -> Result<Vec<(Doc, f32)>, StoreError> {
+        let chunks = self.store.api.chunks();
+        let search = || self.store.call(self.store.api.search(q, n, filter), chunks);
+        let pool = RestV1::parse_hits(&search().await?)?;
+        let Some(f) = filter.filter(|_| pool.len() < n) else { return Ok(pool) };
+        let rows = self.store.call(self.store.api.query(chunks, f, &["doc_id"], n, 0), chunks).await?;
+        let rows = rows.as_array().map_or(0, Vec::len);
+        if pool.len() >= rows {
+            return Ok(pool);
+        }
+        let again = RestV1::parse_hits(&search().await?)?;
+        if again.len() >= rows {
+            return Ok(again);
+        }
+        Err(StoreError::Incomplete { filter: f.to_string(), got: again.len(), rows })
     }
 }
 

@@ -168,6 +168,9 @@ fn manifest_splits_statistics_over_rows_and_an_interrupted_file_does_not_count()
 struct FakeMilvus {
     collections: RefCell<HashMap<String, (usize, Vec<Value>)>>,
     down: bool,
+    /// The next this-many filtered searches answer nothing, as the 10⁵-chunk run once saw.
+    empty_filtered: std::cell::Cell<usize>,
+    searches: std::cell::Cell<usize>,
 }
 
 fn matches(row: &Value, filter: &str) -> bool {
@@ -223,6 +226,11 @@ impl StoreTransport for FakeMilvus {
                     return ok(json!([])); // what 2.3.5 does with a vector of the wrong size
                 }
                 let f = body["filter"].as_str();
+                self.searches.set(self.searches.get() + 1);
+                if f.is_some() && self.empty_filtered.get() > 0 {
+                    self.empty_filtered.set(self.empty_filtered.get() - 1);
+                    return ok(json!([]));
+                }
                 let mut hits: Vec<(f32, &Value)> = rows
                     .iter()
                     .filter(|r| f.is_none_or(|f| matches(r, f)))
@@ -398,5 +406,34 @@ fn a_library_that_fails_fails_the_blended_search_instead_of_answering_from_the_b
         let both = WithLibrary { local: Some(&local), library: &remote, local_sources: vec!["beta.pdf".into()], settings: &s };
         let err = both.search("capex", 3, None).await.unwrap_err();
         assert!(err.contains("has no collection `filings`"), "{err}");
+    });
+}
+
+#[test]
+fn a_filtered_search_answered_empty_while_rows_match_is_asked_again_and_never_returned_empty() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
+        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        let want = remote.search("net sales 2022", 3, Some(Modality::Table)).await.unwrap();
+        assert!(!want.is_empty());
+
+        // Once: the search is asked again and answers as usual.
+        fake.empty_filtered.set(1);
+        fake.searches.set(0);
+        assert_eq!(remote.search("net sales 2022", 3, Some(Modality::Table)).await.unwrap(), want);
+        assert_eq!(fake.searches.get(), 2, "asked twice");
+
+        // Twice: an error naming the filter, not an empty pool.
+        fake.empty_filtered.set(2);
+        let err = remote.search("net sales 2022", 3, Some(Modality::Table)).await.unwrap_err();
+        assert!(err.contains("modality == \"table\" and low == false") && err.contains("with 0 rows although at least 1 match"), "{err}");
+
+        // A short answer that holds every matching row is the answer: one search, no retry.
+        fake.searches.set(0);
+        let text = remote.search("net sales", 8, Some(Modality::Text)).await.unwrap();
+        assert_eq!((text.len(), fake.searches.get()), (5, 1), "five text documents, one per page");
     });
 }
