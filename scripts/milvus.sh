@@ -9,7 +9,9 @@
 #   scripts/milvus.sh stop      stop the server by its PID (SIGTERM, then SIGKILL: SIGTERM can hang)
 #   scripts/milvus.sh status    exit 0 when the server answers on the port
 #
-# Environment: MILVUS_PORT (19530), MILVUS_HOME (target/milvus). Known traps (issue 42): without
+# Environment: MILVUS_PORT (19530), MILVUS_ETCD_PORT (2379; its embedded etcd also listens for
+# peers on the next port), MILVUS_HOME (target/milvus). A second server on this machine needs
+# both ports changed: the launcher moves the etcd client port when it is taken, not the peer port. Known traps (issue 42): without
 # --proxy-port a restart moves the API to 19531; a restart on old data takes over a minute (so
 # `serve` always starts on an empty folder); the server also writes /run/milvus and /tmp/milvus.
 set -euo pipefail
@@ -17,6 +19,7 @@ cd "$(dirname "$0")/.."
 
 HOME_DIR=${MILVUS_HOME:-$PWD/target/milvus}
 PORT=${MILVUS_PORT:-19530}
+ETCD_PORT=${MILVUS_ETCD_PORT:-2379}
 VENV=$HOME_DIR/venv
 DATA=$HOME_DIR/data
 PIDFILE=$HOME_DIR/milvus.pid
@@ -48,11 +51,12 @@ stop() {
   [ -f "$PIDFILE" ] || return 0
   local pid
   pid=$(cat "$PIDFILE")
-  if kill -0 "$pid" 2>/dev/null; then
-    # The process group: milvus-server (python) runs the milvus binary as a child.
+  # The process group (setsid in `serve`): milvus-server (python) runs the milvus binary as a
+  # child, which can outlive the launcher.
+  if kill -0 -- "-$pid" 2>/dev/null || kill -0 "$pid" 2>/dev/null; then
     kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
+    for _ in $(seq 1 50); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.2; done
+    if kill -0 -- "-$pid" 2>/dev/null; then
       say "SIGTERM did not stop $pid within 10 s; SIGKILL"
       kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     fi
@@ -69,9 +73,19 @@ serve() {
   answers && die "port $PORT already answers (another Milvus?); set MILVUS_PORT or stop it"
   rm -rf "$DATA"
   mkdir -p "$DATA"
+  # Milvus reads etcd.config.path from ETCD_CONFIG_PATH: the embedded etcd's client and peer ports.
+  cat > "$HOME_DIR/etcd.yaml" <<YAML
+name: default
+listen-client-urls: http://127.0.0.1:$ETCD_PORT
+advertise-client-urls: http://127.0.0.1:$ETCD_PORT
+listen-peer-urls: http://127.0.0.1:$((ETCD_PORT + 1))
+initial-advertise-peer-urls: http://127.0.0.1:$((ETCD_PORT + 1))
+initial-cluster: default=http://127.0.0.1:$((ETCD_PORT + 1))
+YAML
   local t0=$SECONDS
   # setsid: its own process group, so `stop` reaches the server binary behind the python launcher.
-  setsid "$VENV/bin/milvus-server" --data "$DATA" --proxy-port "$PORT" > "$LOG" 2>&1 < /dev/null &
+  ETCD_CONFIG_PATH="$HOME_DIR/etcd.yaml" setsid "$VENV/bin/milvus-server" --data "$DATA" \
+    --proxy-port "$PORT" --etcd-port "$ETCD_PORT" > "$LOG" 2>&1 < /dev/null &
   echo $! > "$PIDFILE"
   for _ in $(seq 1 600); do
     if answers; then

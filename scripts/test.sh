@@ -49,7 +49,7 @@ scripts/local-llm.sh install >/dev/null
 node --test tests/local-llm/
 scripts/local-llm.sh check
 
-step "a team library on Milvus: scripts/milvus.sh serve && cargo test --test milvus_store -- --ignored"
+step "a team library on Milvus: scripts/milvus.sh serve && cargo test --test milvus_store -- --ignored && node --test tests/e2e/milvus.test.mjs"
 # Milvus 2.3.5 standalone from PyPI (≈ 6 s to install once, ≈ 8 s to start on a fresh data folder,
 # port 19530), stopped by its PID whatever happens. If it cannot be installed or started, the
 # script says so and this step fails.
@@ -57,9 +57,12 @@ scripts/milvus.sh install
 trap 'scripts/milvus.sh stop' EXIT
 MILVUS_URL=$(scripts/milvus.sh serve)
 CLAIR_MILVUS=$MILVUS_URL cargo test --locked -q -p clair-cli --test milvus_store -- --ignored --test-threads 2
+# The browser searching the same server (needs dist/ and the mock, built above).
+CLAIR_MILVUS=$MILVUS_URL node --test tests/e2e/milvus.test.mjs
 scripts/milvus.sh stop
 
 step "browser end-to-end: node --test tests/e2e"
-node --test --test-concurrency=1 tests/e2e/
+# milvus.test.mjs ran in the Milvus step, while its server was up.
+node --test --test-concurrency=1 $(ls tests/e2e/*.test.mjs | grep -v '/milvus\.test\.mjs$')
 
 step "all tests passed"

@@ -7,6 +7,7 @@ mod crash;
 mod documents;
 mod evaluate;
 mod graph;
+mod library;
 mod past;
 mod platform;
 mod progress;

@@ -194,6 +194,7 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
                         Err(e) => view! { <p id="connection-status" class="error" role="alert">{e}</p> }.into_any(),
                     })}
                 </section>
+                <crate::library::LibrarySettings />
                 {move || error.get().map(|e| view! { <p id="settings-error" class="error" role="alert">{e}</p> })}
                 <div class="actions settings-file">
                     <button id="settings-export" class="button" on:click=move |_| download("clair-settings.toml", &settings.get_untracked().to_toml(), "application/toml")>"Export settings (TOML)"</button>

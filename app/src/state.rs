@@ -2,6 +2,7 @@
 //! context (`use_app`) instead of passed down as props. Signals are arena handles, so `AppState`
 //! is `Copy` and a panel reads or writes exactly the signals it needs.
 
+use crate::library::LibraryState;
 use crate::store;
 use crate::viewer::Viewer;
 use crate::vision;
@@ -74,6 +75,8 @@ pub struct AppState {
     pub past: RwSignal<Vec<RunSummary>>,
     /// Set by Cancel; polled by the model transport of the run in progress.
     pub cancel: StoredValue<Rc<Cell<bool>>, LocalStorage>,
+    /// "Library on a server" (issue 42): address, collection, token.
+    pub library: LibraryState,
 }
 
 impl AppState {
@@ -105,6 +108,7 @@ impl AppState {
             vision: RwSignal::new(Default::default()),
             past: RwSignal::new(vec![]),
             cancel: StoredValue::new_local(Rc::new(Cell::new(false))),
+            library: LibraryState::load(),
         }
     }
 

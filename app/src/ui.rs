@@ -18,6 +18,7 @@ use crate::worker;
 use clair_core::export::RunExport;
 use clair_core::llm::{CallEvent, LlmClient};
 use clair_core::protocol::{FromWorker, ToWorker};
+use clair_core::retrieve::milvus::WithLibrary;
 use clair_core::view::settings_form;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -84,7 +85,12 @@ fn reload_for_new_origin(app: AppState) {
         let open = app.settings_open.get();
         if was_open == Some(true) && !open {
             let wanted = origin_of(&app.settings.get_untracked().models.base_url);
-            if wanted.is_some() && wanted != csp_origin() {
+            // The library's server (issue 42) is the page's second allowed origin.
+            let library = app.library.config.get_untracked();
+            let library_origin = if library.enabled() { origin_of(&library.server) } else { None };
+            let allowed_library = csp_global("__clairCspLibrary").filter(|o| !o.is_empty());
+            let library_moved = library_origin != allowed_library && library_origin != wanted;
+            if (wanted.is_some() && wanted != csp_origin()) || library_moved {
                 store::save_key(&app.api_key.get_untracked(), app.remember.get_untracked());
                 if let Some(w) = web_sys::window() {
                     let _ = w.location().reload();
@@ -290,10 +296,22 @@ fn ask(app: AppState) {
         error.set(Some("Type a question first.".into()));
         return;
     }
-    if !docs.with_untracked(|v| v.iter().any(|d| matches!(d.status, DocStatus::Ready(_)))) {
-        error.set(Some("Add a PDF first: drop it on the page or use “Add PDFs”.".into()));
+    let local_sources: Vec<String> = docs.with_untracked(|v| v.iter().filter(|d| matches!(d.status, DocStatus::Ready(_))).map(|d| d.name.clone()).collect());
+    let library = app.library.config.get_untracked();
+    if local_sources.is_empty() && !library.enabled() {
+        error.set(Some("Add a PDF first: drop it on the page or use “Add PDFs” (or set a library on a server in Settings).".into()));
         return;
     }
+    let library_url = match library.enabled().then(|| library.url()).transpose() {
+        Ok(u) => u,
+        Err(e) => {
+            error.set(Some(format!("Library on a server: {e}")));
+            settings_open.set(true);
+            return;
+        }
+    };
+    let library_token = app.library.token();
+    let viewer_library = app.viewer.library;
     let settings = settings.get_untracked();
     let key = api_key.get_untracked();
     if key.trim().is_empty() && settings.models.base_url.contains("api.openai.com") {
@@ -328,7 +346,26 @@ fn ask(app: AppState) {
             progress.update(|p| p.push(crate::progress::describe(&ev)));
         };
         let t0 = now_ms();
-        let result = clair_core::pipeline::run(&q, &settings, &client, &search, &mut on_progress).await;
+        let result = match library_url {
+            None => clair_core::pipeline::run(&q, &settings, &client, &search, &mut on_progress).await,
+            // Issue 42: the library's files on the server and this browser's files, searched as one.
+            Some(url) => {
+                let t = crate::library::FetchStore;
+                match crate::library::embedder(&t, &url, library_token.clone()).await {
+                    Err(e) => Err(e),
+                    Ok(e) => match crate::library::open(&t, url, library_token, &e, &settings.retrieval).await {
+                        Err(e) => Err(e),
+                        Ok(remote) => {
+                            viewer_library.set(remote.files.iter().map(|f| f.source.clone()).collect());
+                            progress.update(|p| p.push(format!("library on the server: {} file(s); this browser: {}", remote.files.len(), local_sources.len())));
+                            let local = (!local_sources.is_empty()).then_some(&search);
+                            let both = WithLibrary { local, library: &remote, local_sources, settings: &settings.retrieval };
+                            clair_core::pipeline::run(&q, &settings, &client, &both, &mut on_progress).await
+                        }
+                    },
+                }
+            }
+        };
         match result {
             Ok(r) => {
                 progress.update(|p| p.push(format!("done in {:.1} s", (now_ms() - t0) / 1000.0)));
@@ -350,6 +387,10 @@ fn origin_of(base_url: &str) -> Option<String> {
 
 /// The API origin the page's Content-Security-Policy was built with (set by index.html).
 fn csp_origin() -> Option<String> {
+    csp_global("__clairCspOrigin")
+}
+
+fn csp_global(name: &str) -> Option<String> {
     let w = web_sys::window()?;
-    js_sys::Reflect::get(&w, &wasm_bindgen::JsValue::from_str("__clairCspOrigin")).ok()?.as_string()
+    js_sys::Reflect::get(&w, &wasm_bindgen::JsValue::from_str(name)).ok()?.as_string()
 }

@@ -64,11 +64,14 @@ pub struct Viewer {
     pub sections: RwSignal<Option<(String, Vec<Section>)>>,
     /// A citation was opened: once its page is drawn, zoom onto the cited boxes.
     focus_pending: RwSignal<bool>,
+    /// Files of the library on a server (issue 42): their pages are drawn only once the PDF is
+    /// added here; until then the viewer says so and shows the cited text.
+    pub library: RwSignal<Vec<String>>,
 }
 
 impl Viewer {
     pub fn new(settings: RwSignal<Settings>) -> Self {
-        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings, sections: RwSignal::new(None), focus_pending: RwSignal::new(false) }
+        Viewer { target: RwSignal::new(None), image: RwSignal::new(Image::Loading), text: RwSignal::new(None), zoom: RwSignal::new(1.0), settings, sections: RwSignal::new(None), focus_pending: RwSignal::new(false), library: RwSignal::new(vec![]) }
     }
 
     /// A file was read again under `source`'s name (a different PDF may now carry it): what the
@@ -250,6 +253,9 @@ pub fn PageViewer(viewer: Viewer) -> impl IntoView {
                             let t = t.clone();
                             move || match image.get() {
                                 Image::Loading => view! { <p class="hint" id="page-loading">"Rendering the page…"</p> }.into_any(),
+                                Image::Unavailable(_) if viewer.library.with(|l| l.contains(&t.source)) => view! {
+                                    <p class="note" id="page-on-server">{format!("{} is in the library on the server: add that PDF here (Add PDFs) to see this page drawn. The cited text is below.", t.source)}</p>
+                                }.into_any(),
                                 Image::Unavailable(why) => view! { <p class="note" id="page-unavailable">{format!("No page image: {why}")}</p> }.into_any(),
                                 Image::Ready { url, width_px, height_px, page_size, .. } => {
                                     // Boxes are in points against the page size they were measured on.

@@ -1,6 +1,7 @@
 //! `clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
 //!            [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
-//!            [--embedder offline|api [--dims N]] [--no-ragas] [--graph-estimate]`
+//!            [--embedder offline|api [--dims N]] [--no-ragas] [--graph-estimate]
+//!            [--store milvus://HOST:PORT/COLLECTION [--token T]]`
 //!
 //! Runs every question of DATASET (FinanceBench / BB-FinQA-X / generic JSONL, see
 //! `clair_core::eval::dataset`) under each configuration, scores it (`eval::outcome::score`) and
@@ -17,7 +18,9 @@
 //! document's entity graph first (`graph_extraction`, one call per chunk, cached in
 //! `DIR/corpora/<doc>.graph.json`, the cost printed before any call; `--graph-estimate` prints the
 //! estimate and stops). Questions without a
-//! document use `--corpus`. Each scored question is appended to `DIR/results.jsonl` as soon as it is
+//! document use `--corpus`. With `--store` every question searches the team library on a Milvus
+//! server instead (issue 42: as `clair ask --store`, the offline embedder of the collection's size,
+//! the dense pool from Milvus, blend and per-page cap here); no PDF is read then. Each scored question is appended to `DIR/results.jsonl` as soon as it is
 //! done, and its run export written to `DIR/runs/<config>/<id>.json`; an interrupted evaluation
 //! continues where it stopped (questions already in `results.jsonl` are skipped; failed runs are
 //! retried). The outcome and Table 3 tables are printed at the end.
@@ -39,6 +42,7 @@ use clair_core::eval::ragas::{self, TextEmbedder};
 use clair_core::export::Totals;
 use clair_core::retrieve::embed::embedding_inputs;
 use clair_core::retrieve::graph_rag::{self, EntityGraph, GraphCache, WithGraph};
+use clair_core::retrieve::milvus::{MilvusSearch, StoreUrl};
 use clair_core::retrieve::{ApiEmbedder, Corpus, Embedder, LocalSearch, OfflineEmbedder, Search};
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -48,6 +52,7 @@ use std::time::Instant;
 const USAGE: &str = "usage: clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
                   [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
                   [--embedder offline|api [--dims N]] [--no-ragas] [--graph-estimate]
+                  [--store milvus://HOST:PORT/COLLECTION [--token T]]
   NAME: full, no_terminal_audit, no_arc, no_aea, no_cocv, vanilla_rag, hyde, hierarchical_rag, graph_rag, fixed_rounds,
         or `paper` (the nine rows of Table 2)";
 
@@ -73,10 +78,13 @@ struct Opts {
     dims: Option<u32>,
     ragas: bool,
     graph_estimate: bool,
+    /// `--store URL`: the team library on a Milvus server, searched instead of per-document corpora.
+    store: Option<String>,
+    token: Option<String>,
 }
 
 fn parse(raw: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { dataset: String::new(), out: PathBuf::new(), configs: vec![], limit: None, base_url: None, model: None, judge_base_url: None, judge_model: None, pdfs: None, corpus: None, k: 8, embedder: None, dims: None, ragas: true, graph_estimate: false };
+    let mut o = Opts { dataset: String::new(), out: PathBuf::new(), configs: vec![], limit: None, base_url: None, model: None, judge_base_url: None, judge_model: None, pdfs: None, corpus: None, k: 8, embedder: None, dims: None, ragas: true, graph_estimate: false, store: None, token: None };
     let (mut dataset, mut out) = (None, None);
     let mut it = raw.iter();
     while let Some(a) = it.next() {
@@ -96,6 +104,8 @@ fn parse(raw: &[String]) -> Result<Opts, String> {
             "--dims" => o.dims = Some(value()?.parse().ok().filter(|d| *d > 0).ok_or("--dims needs a positive number")?),
             "--no-ragas" => o.ragas = false,
             "--graph-estimate" => o.graph_estimate = true,
+            "--store" => o.store = Some(value()?),
+            "--token" => o.token = Some(value()?),
             s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
             s if dataset.is_none() => dataset = Some(s.to_string()),
             s => return Err(format!("unexpected argument `{s}`\n{USAGE}")),
@@ -103,6 +113,12 @@ fn parse(raw: &[String]) -> Result<Opts, String> {
     }
     o.dataset = dataset.ok_or(USAGE)?;
     o.out = out.ok_or_else(|| format!("eval needs --out DIR\n{USAGE}"))?.into();
+    if o.token.is_some() && o.store.is_none() {
+        return Err("--token needs --store milvus://HOST:PORT/COLLECTION".into());
+    }
+    if o.store.is_some() && (o.corpus.is_some() || o.embedder.as_deref() == Some("api")) {
+        return Err("--store searches the library with its own offline vectors: no --corpus or --embedder api with it".into());
+    }
     Ok(o)
 }
 
@@ -304,6 +320,18 @@ fn evaluate(name: &str, item: &Item, s: &Settings, judge_s: &Settings, corpus: &
     }
 }
 
+/// One question under one configuration over a `--store` library: the same run and scoring as
+/// over a local corpus (`evaluate_with`), the offline embedder for RAGAS's answer relevancy.
+#[allow(clippy::too_many_arguments)]
+fn evaluate_on(name: &str, item: &Item, s: &Settings, judge_s: &Settings, search: &MilvusSearch<'_, crate::store::MilvusHttp>, e: &OfflineEmbedder, k: usize, keys: &(Option<String>, Option<String>), with_ragas: bool) -> (QuestionResult, Option<String>) {
+    let (key, judge_key) = keys;
+    let t = NativeTransport::new(&s.models.base_url, key.clone());
+    let client = LlmClient::new(&t, s);
+    let jt = NativeTransport::new(&judge_s.models.base_url, judge_key.clone());
+    let judge = LlmClient::new(&jt, judge_s);
+    evaluate_with(name, item, s, &client, &judge, search, e, k, with_ragas)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn evaluate_with<S: Search, E: TextEmbedder>(
     name: &str,
@@ -342,6 +370,56 @@ fn evaluate_with<S: Search, E: TextEmbedder>(
         r.eval_totals = Totals::of(&judge.records());
     }
     (r, Some(run.to_json()))
+}
+
+/// Write one question's run export and result line, print its progress line, and count failed
+/// runs in a row; `true` when the evaluation stops (`MAX_CONSECUTIVE_FAILURES`).
+#[allow(clippy::too_many_arguments)]
+fn record(
+    o: &Opts,
+    results_path: &Path,
+    name: &str,
+    item: &Item,
+    r: QuestionResult,
+    export: Option<String>,
+    ran: usize,
+    todo: usize,
+    failures: &mut usize,
+    results: &mut Vec<QuestionResult>,
+    stopped: &mut Option<String>,
+) -> Result<bool, String> {
+    if let Some(json) = export {
+        let f = o.out.join("runs").join(report::slug(name)).join(format!("{}.json", report::slug(&item.id)));
+        std::fs::write(&f, json).map_err(|e| format!("cannot write {}: {e}", f.display()))?;
+    }
+    append(results_path, &r)?;
+    let mut stop = false;
+    match (&r.outcome, &r.error) {
+        (Some(out), _) => {
+            *failures = 0;
+            eprintln!(
+                "[{ran}/{todo}] {name} {}: {} ({} calls, ${:.4}, {:.1} s)",
+                item.id,
+                out.as_str(),
+                r.run_totals.calls + r.eval_totals.calls,
+                r.run_totals.cost_usd + r.eval_totals.cost_usd,
+                r.latency_ms / 1000.0
+            );
+        }
+        (None, e) => {
+            *failures += 1;
+            eprintln!("[{ran}/{todo}] {name} {}: run failed: {}", item.id, e.as_deref().unwrap_or("unknown error"));
+            if *failures >= MAX_CONSECUTIVE_FAILURES {
+                *stopped = Some(format!(
+                    "{MAX_CONSECUTIVE_FAILURES} runs failed in a row (last: {}); stopped. Fix the cause and run the same command again: failed runs are run again.",
+                    e.as_deref().unwrap_or("unknown error")
+                ));
+                stop = true;
+            }
+        }
+    }
+    results.push(r);
+    Ok(stop)
 }
 
 pub fn eval(raw: &[String]) -> Result<(), String> {
@@ -401,6 +479,29 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
         return Ok(());
     }
 
+    // `--store`: one library for every question, opened once per configuration (each has its own
+    // retrieval settings: k, pool factor, blend weights).
+    let http = crate::store::MilvusHttp::new();
+    let library = match &o.store {
+        Some(u) => {
+            if let Some((n, _, _)) = configs.iter().find(|(_, _, s)| s.ablations.graph_rag) {
+                return Err(format!("--config {n}: Graph-RAG extracts an entity graph from per-document corpora, not from a --store library"));
+            }
+            let url = StoreUrl::parse(u)?;
+            let token = o.token.clone().or_else(|| std::env::var("CLAIR_MILVUS_TOKEN").ok()).filter(|t| !t.trim().is_empty());
+            let e = crate::store::embedder_for(&http, &url, &token)?;
+            Some((url, token, e))
+        }
+        None => None,
+    };
+    let mut store_searches = vec![];
+    if let Some((url, token, e)) = &library {
+        for (_, _, s) in &configs {
+            store_searches.push(crate::store::open_search(&http, url.clone(), token.clone(), e, &s.retrieval)?);
+        }
+        eprintln!("library {}: {} file(s)", o.store.as_deref().unwrap_or(""), store_searches.first().map_or(0, |s| s.files.len()));
+    }
+
     let started = Instant::now();
     let todo = items.iter().flat_map(|i| configs.iter().map(move |c| (i, c))).filter(|(i, (n, _, _))| !done.contains(&(n.clone(), i.id.clone()))).count();
     eprintln!("{} question(s) × {} configuration(s): {} to run, {} already in {}", items.len(), configs.len(), todo, done.len(), results_path.display());
@@ -408,8 +509,18 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     let mut corpus_cache: HashMap<String, Result<(Corpus, Option<EntityGraph>), String>> = HashMap::new();
     let mut stopped: Option<String> = None;
     'items: for item in &items {
-        let pending: Vec<&(String, String, Settings)> = configs.iter().filter(|(n, _, _)| !done.contains(&(n.clone(), item.id.clone()))).collect();
+        let pending: Vec<(usize, &(String, String, Settings))> = configs.iter().enumerate().filter(|(_, (n, _, _))| !done.contains(&(n.clone(), item.id.clone()))).collect();
         if pending.is_empty() {
+            continue;
+        }
+        if let Some((_, _, e)) = &library {
+            for (ci, (name, _, s)) in pending {
+                ran += 1;
+                let (r, export) = evaluate_on(name, item, s, &judge_s, &store_searches[ci], e, o.k, &keys, o.ragas);
+                if record(&o, &results_path, name, item, r, export, ran, todo, &mut failures, &mut results, &mut stopped)? {
+                    break 'items;
+                }
+            }
             continue;
         }
         // One corpus in memory at a time (items of one document are usually adjacent).
@@ -434,43 +545,15 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
             }
             (None, None) => Err(format!("question `{}` names no document: give the row a `doc` or pass --corpus", item.id)),
         };
-        for (name, _, s) in pending {
+        for (_, (name, _, s)) in pending {
             ran += 1;
             let (r, export) = match corpus {
                 Ok((c, g)) => evaluate(name, item, s, &judge_s, c, if s.ablations.graph_rag { g } else { None }, o.k, &keys, o.ragas),
                 Err(ref e) => (QuestionResult::failed(name, item, e.clone(), 0.0), None),
             };
-            if let Some(json) = export {
-                let f = o.out.join("runs").join(report::slug(name)).join(format!("{}.json", report::slug(&item.id)));
-                std::fs::write(&f, json).map_err(|e| format!("cannot write {}: {e}", f.display()))?;
+            if record(&o, &results_path, name, item, r, export, ran, todo, &mut failures, &mut results, &mut stopped)? {
+                break 'items;
             }
-            append(&results_path, &r)?;
-            match (&r.outcome, &r.error) {
-                (Some(out), _) => {
-                    failures = 0;
-                    eprintln!(
-                        "[{ran}/{todo}] {name} {}: {} ({} calls, ${:.4}, {:.1} s)",
-                        item.id,
-                        out.as_str(),
-                        r.run_totals.calls + r.eval_totals.calls,
-                        r.run_totals.cost_usd + r.eval_totals.cost_usd,
-                        r.latency_ms / 1000.0
-                    );
-                }
-                (None, e) => {
-                    failures += 1;
-                    eprintln!("[{ran}/{todo}] {name} {}: run failed: {}", item.id, e.as_deref().unwrap_or("unknown error"));
-                    if failures >= MAX_CONSECUTIVE_FAILURES {
-                        stopped = Some(format!(
-                            "{MAX_CONSECUTIVE_FAILURES} runs failed in a row (last: {}); stopped. Fix the cause and run the same command again: failed runs are run again.",
-                            e.as_deref().unwrap_or("unknown error")
-                        ));
-                        results.push(r);
-                        break 'items;
-                    }
-                }
-            }
-            results.push(r);
         }
     }
 

@@ -30,6 +30,7 @@ const USAGE: &str = "usage:
   clair ask CORPUS QUESTION [--json] [--config SETTINGS.toml] [--base-url URL] [--model NAME]
   clair ask --store milvus://HOST:PORT/COLLECTION QUESTION [--token T] [--json] …
   clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
+  clair eval DATASET --out DIR --store milvus://HOST:PORT/COLLECTION [--token T] …
   clair ragas SAMPLES.jsonl [--base-url URL] [--model NAME] [--embedder offline|api [--dims N]]
 
 Model endpoint: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY,

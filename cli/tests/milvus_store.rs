@@ -1,4 +1,4 @@
-//! `clair ingest|search|ask --store milvus://…` against a REAL Milvus (issue 42): three filings
+//! `clair ingest|search|ask|eval --store milvus://…` against a REAL Milvus (issue 42): three filings
 //! ingested once, searched and asked with the same hits, scores and citations as the same file in
 //! a local corpus, skipped by content hash, re-read with `--replace`, resumed after a killed
 //! ingest, and each failure a message naming its cause.
@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{clair, scratch, start_mock, DOC, PDFS};
+use common::{clair, scratch, start_mock, DOC, PDFS, QUESTIONS};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -213,4 +213,54 @@ fn a_missing_collection_an_unreachable_server_and_a_size_mismatch_are_named() {
     let (out, _) = run_ok(&s(&["search", "--store", &lib, "Amcor Bemis", "--json"]));
     assert!(!hits(&out).is_empty());
     let _ = WHY;
+}
+
+#[test]
+#[ignore = "needs a real Milvus: scripts/milvus.sh serve, then CLAIR_MILVUS=milvus://127.0.0.1:19530"]
+fn eval_over_the_library_scores_the_same_answers_and_pages_as_over_the_local_file_without_reading_a_pdf() {
+    let lib = store("eval");
+    run_ok(&s(&["ingest", &pdf(DOC), "--store", &lib]));
+    let tmp = scratch("milvus-eval");
+    let all = std::fs::read_to_string(QUESTIONS).unwrap_or_else(|e| panic!("{QUESTIONS}: {e} (the shared corpus is needed)"));
+    let picked: Vec<&str> = all.lines().filter(|l| l.contains(&format!("\"doc_name\": \"{DOC}\""))).take(2).collect();
+    assert_eq!(picked.len(), 2);
+    let dataset = tmp.join("dev2.jsonl");
+    std::fs::write(&dataset, picked.join("\n")).unwrap();
+    let mock = start_mock(&[]);
+    let eval = |out: &std::path::Path, target: &[&str]| -> Vec<Value> {
+        let mut args = s(&["eval", &dataset.display().to_string(), "--out", &out.display().to_string(), "--no-ragas", "--embedder", "offline"]);
+        args.extend(s(&["--base-url", &format!("{}/v1", mock.url), "--model", "gpt-4o-mini"]));
+        args.extend(s(target));
+        run_ok(&args);
+        let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let local = eval(&tmp.join("local"), &["--pdfs", PDFS]);
+    // No PDF is reachable: the library alone answers.
+    let remote = eval(&tmp.join("remote"), &["--store", &lib, "--pdfs", "/nonexistent"]);
+    assert!(!tmp.join("remote").join("corpora").read_dir().unwrap().any(|_| true), "no local corpus was built");
+    assert_eq!(remote.len(), 2);
+    for (a, b) in local.iter().zip(&remote) {
+        assert!(b["error"].is_null(), "{b}");
+        assert_eq!(a["item_id"], b["item_id"]);
+        assert_eq!(a["outcome"], b["outcome"], "{}", b["item_id"]);
+        assert_eq!(a["retrieved_pages"], b["retrieved_pages"], "{}", b["item_id"]);
+        assert!(!b["retrieved_pages"].as_array().unwrap().is_empty());
+    }
+    // Each run export cites the library's file.
+    let runs: Vec<Value> = std::fs::read_dir(tmp.join("remote").join("runs").join("full"))
+        .unwrap()
+        .map(|f| serde_json::from_str(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap())
+        .collect();
+    assert_eq!(runs.len(), 2);
+    assert!(runs.iter().any(|r| r.to_string().contains(&format!("\"source\":\"{DOC}.pdf\""))), "citations name the server's file");
+
+    // Graph-RAG needs per-document corpora: refused with the reason, before any model call.
+    let mut args = s(&["eval", &dataset.display().to_string(), "--out", &tmp.join("g").display().to_string(), "--store", &lib, "--config", "graph_rag"]);
+    args.extend(s(&["--base-url", &format!("{}/v1", mock.url)]));
+    let o = clair(&args);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Graph-RAG"), "{}", String::from_utf8_lossy(&o.stderr));
+    drop(mock);
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -169,6 +169,15 @@ fn fold_digits(text: &str) -> String {
     out
 }
 
+/// `12`, `F-3`, `iv`: a page reference in a contents entry.
+pub(crate) fn is_page_number(s: &str) -> bool {
+    let s = s.trim();
+    let digits = |t: &str| !t.is_empty() && t.len() <= 4 && t.chars().all(|c| c.is_ascii_digit());
+    digits(s)
+        || s.split_once('-').is_some_and(|(a, b)| a.len() <= 2 && a.chars().all(|c| c.is_ascii_uppercase()) && digits(b))
+        || (!s.is_empty() && s.len() <= 5 && s.chars().all(|c| matches!(c, 'i' | 'v' | 'x')))
+}
+
 /// `21`, `Page 21`, `page 21 of 90`, `- 21 -`, `F-21`, `A-3`, `iv`, `xii`.
 fn page_number(text: &str) -> Option<Number> {
     let t = text.trim();

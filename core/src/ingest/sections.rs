@@ -20,6 +20,7 @@
 //! each exhibit ("Exhibit 99.1", at the top of its page). These are sections too, so a press release
 //! attached to an 8-K is "Exhibit 99.1", not the "Item 9.01" that lists it.
 
+use super::furniture::is_page_number;
 use super::{BlockKind, Page};
 
 /// Longest line taken as a heading (a title wrapped over two lines keeps its first).
@@ -380,14 +381,6 @@ fn is_title(line: &str) -> bool {
         && !l.trim_end_matches('.').contains(". ")
 }
 
-/// `12`, `F-3`, `iv`: a page reference in a contents entry.
-pub(crate) fn is_page_number(s: &str) -> bool {
-    let s = s.trim();
-    let digits = |t: &str| !t.is_empty() && t.len() <= 4 && t.chars().all(|c| c.is_ascii_digit());
-    digits(s)
-        || s.split_once('-').is_some_and(|(a, b)| a.len() <= 2 && a.chars().all(|c| c.is_ascii_uppercase()) && digits(b))
-        || (!s.is_empty() && s.len() <= 5 && s.chars().all(|c| matches!(c, 'i' | 'v' | 'x')))
-}
 
 /// `line` without its leading `word` (any case) and the whitespace after it.
 fn strip_word<'a>(line: &'a str, word: &str) -> Option<&'a str> {

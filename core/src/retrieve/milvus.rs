@@ -70,6 +70,22 @@ impl StoreUrl {
         }
         Ok(StoreUrl { base: format!("{scheme}://{host}"), collection: collection.to_string() })
     }
+
+    /// The app's form: the server's `http(s)://HOST:PORT` and a collection, each as typed.
+    pub fn from_parts(server: &str, collection: &str) -> Result<StoreUrl, String> {
+        let server = server.trim().trim_end_matches('/');
+        let rest = if let Some(r) = server.strip_prefix("http://") {
+            format!("milvus://{r}")
+        } else if let Some(r) = server.strip_prefix("https://") {
+            format!("milvus+https://{r}")
+        } else {
+            return Err(format!("`{server}` is no server address: expected http://HOST:PORT or https://HOST:PORT"));
+        };
+        if rest.splitn(2, "://").nth(1).is_some_and(|h| h.contains('/')) {
+            return Err(format!("`{server}`: give the server only (http://HOST:PORT), the collection in its own field"));
+        }
+        StoreUrl::parse(&format!("{rest}/{}", collection.trim()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +125,8 @@ pub enum StoreError {
     DimensionMismatch { collection: String, stored: usize, query: usize },
     EmbedderMismatch { collection: String, stored: String, query: String },
     Server { code: i64, message: String },
+    /// A filtered search answered fewer rows than the filter holds, twice.
+    Incomplete { filter: String, got: usize, rows: usize },
     Malformed(String),
 }
 
@@ -125,6 +143,10 @@ impl std::fmt::Display for StoreError {
                 write!(f, "collection `{collection}` was embedded with `{stored}`, not `{query}`: search it with the same embedder or ingest into another collection")
             }
             StoreError::Server { code, message } => write!(f, "Milvus error {code}: {message}"),
+            StoreError::Incomplete { filter, got, rows } => write!(
+                f,
+                "Milvus answered a search filtered by `{filter}` with {got} rows although at least {rows} match; the search was not used (try again; if it persists, the collection's index needs a look)"
+            ),
             StoreError::Malformed(m) => write!(f, "unexpected reply from Milvus: {m}"),
         }
     }
@@ -524,10 +546,31 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         let q = self.embedder.embed_query(dense_text, &self.stats);
         let n = (k * self.settings.pool_factor.max(1)).min(MAX_TOPK);
         let filter = modality_filter(modality);
-        let data = self.store.call(self.store.api.search(&q, n, filter.as_deref()), self.store.api.chunks()).await?;
-        let mut pool = RestV1::parse_hits(&data)?;
+        let mut pool = self.pool(&q, n, filter.as_deref()).await?;
         in_corpus_order(&mut pool);
         Ok(rank(&pool, query, k, self.settings))
+    }
+
+    /// The dense pool. docs/scale.md: at 10⁵ chunks a modality-filtered search once came back
+    /// empty although rows matched (not reproduced since: a segment being sealed or indexed while
+    /// the search ran fits it). A short filtered answer is therefore checked against a query of
+    /// the same filter; if rows were missed the search is asked again, and a second short answer
+    /// is an error — never a silently empty or thinned pool.
+    async fn pool(&self, q: &[f32], n: usize, filter: Option<&str>) -> Result<Vec<(Doc, f32)>, StoreError> {
+        let chunks = self.store.api.chunks();
+        let search = || self.store.call(self.store.api.search(q, n, filter), chunks);
+        let pool = RestV1::parse_hits(&search().await?)?;
+        let Some(f) = filter.filter(|_| pool.len() < n) else { return Ok(pool) };
+        let rows = self.store.call(self.store.api.query(chunks, f, &["doc_id"], n, 0), chunks).await?;
+        let rows = rows.as_array().map_or(0, Vec::len);
+        if pool.len() >= rows {
+            return Ok(pool);
+        }
+        let again = RestV1::parse_hits(&search().await?)?;
+        if again.len() >= rows {
+            return Ok(again);
+        }
+        Err(StoreError::Incomplete { filter: f.to_string(), got: again.len(), rows })
     }
 }
 
@@ -565,6 +608,56 @@ impl<T: StoreTransport> Search for MilvusSearch<'_, T> {
     }
     async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         self.search_split(query, passage, k, modality).await
+    }
+}
+
+/// A library on a server and files in this browser, searched as one (issue 42, the app): each
+/// side ranks its own pool (the server's dense pool blended and capped in the client by
+/// `MilvusSearch`, the browser's by its index), then the two rankings merge by score under the
+/// per-page cap. A file present on both sides counts once: the local copy wins, because only it
+/// can draw its pages. Either side failing fails the search — a library that cannot answer must
+/// not look like a library with nothing relevant.
+pub struct WithLibrary<'a, L: Search, R: Search> {
+    pub local: Option<&'a L>,
+    pub library: &'a R,
+    /// The files read in this browser (their server copies are left out).
+    pub local_sources: Vec<String>,
+    pub settings: &'a RetrievalSettings,
+}
+
+/// Spec §5's per-page cap over the union of two rankings, best first, top k; the library's hits
+/// on a file also held locally are dropped.
+pub fn merge_hits(local: Vec<Hit>, library: Vec<Hit>, local_sources: &[String], k: usize, s: &RetrievalSettings) -> Vec<Hit> {
+    let mut all: Vec<Hit> = local;
+    all.extend(library.into_iter().filter(|h| !local_sources.contains(&h.doc.source)));
+    // Stable: at equal scores the local hit (first) stays ahead.
+    all.sort_by(|a, b| b.score.partial_cmp(&a.score).unwrap_or(std::cmp::Ordering::Equal));
+    let ranked: Vec<(usize, f64)> = all.iter().enumerate().map(|(i, h)| (i, h.score)).collect();
+    let keep = cap_per_group(&ranked, k, s.max_hits_per_page, |i| (all[i].doc.source.as_str(), all[i].doc.page));
+    keep.into_iter().map(|(i, _)| all[i].clone()).collect()
+}
+
+impl<L: Search, R: Search> WithLibrary<'_, L, R> {
+    async fn both(&self, query: &str, passage: Option<&str>, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        let remote = match passage {
+            Some(p) => self.library.search_hyde(query, p, k, modality).await?,
+            None => self.library.search(query, k, modality).await?,
+        };
+        let local = match (self.local, passage) {
+            (Some(l), Some(p)) => l.search_hyde(query, p, k, modality).await?,
+            (Some(l), None) => l.search(query, k, modality).await?,
+            (None, _) => vec![],
+        };
+        Ok(merge_hits(local, remote, &self.local_sources, k, self.settings))
+    }
+}
+
+impl<L: Search, R: Search> Search for WithLibrary<'_, L, R> {
+    async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.both(query, None, k, modality).await
+    }
+    async fn search_hyde(&self, query: &str, passage: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
+        self.both(query, Some(passage), k, modality).await
     }
 }
 

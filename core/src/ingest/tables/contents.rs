@@ -7,7 +7,7 @@
 //! as "2.1" may open it). A table whose last column happens to
 //! rise (a count by year) carries quantities elsewhere or has too few entries to pass.
 
-use crate::ingest::sections::is_page_number;
+use crate::ingest::furniture::is_page_number;
 use crate::ingest::Table;
 
 /// Entries (rows with a title and a last cell) a contents list has at least.

@@ -27,6 +27,12 @@ fn store_url_names_host_port_and_collection() {
     assert!(StoreUrl::parse("milvus://127.0.0.1:19530").is_err(), "no collection");
     assert!(StoreUrl::parse("milvus://h:1/bad-name").is_err(), "Milvus names allow no hyphen");
     assert!(StoreUrl::parse("milvus://h:1/9lives").is_err(), "nor a leading digit");
+    // The app's fields: a server address and a collection.
+    assert_eq!(StoreUrl::from_parts(" http://127.0.0.1:19530/ ", "filings"), Ok(url()));
+    assert_eq!(StoreUrl::from_parts("https://in01.example.com:443", "team_lib").unwrap().base, "https://in01.example.com:443");
+    assert!(StoreUrl::from_parts("127.0.0.1:19530", "filings").is_err(), "no scheme");
+    assert!(StoreUrl::from_parts("http://h:1/v1/vector", "filings").is_err(), "a path is not a server");
+    assert!(StoreUrl::from_parts("http://h:1", "").is_err(), "no collection");
 }
 
 #[test]
@@ -162,6 +168,9 @@ fn manifest_splits_statistics_over_rows_and_an_interrupted_file_does_not_count()
 struct FakeMilvus {
     collections: RefCell<HashMap<String, (usize, Vec<Value>)>>,
     down: bool,
+    /// The next this-many filtered searches answer nothing, as the 10⁵-chunk run once saw.
+    empty_filtered: std::cell::Cell<usize>,
+    searches: std::cell::Cell<usize>,
 }
 
 fn matches(row: &Value, filter: &str) -> bool {
@@ -217,6 +226,11 @@ impl StoreTransport for FakeMilvus {
                     return ok(json!([])); // what 2.3.5 does with a vector of the wrong size
                 }
                 let f = body["filter"].as_str();
+                self.searches.set(self.searches.get() + 1);
+                if f.is_some() && self.empty_filtered.get() > 0 {
+                    self.empty_filtered.set(self.empty_filtered.get() - 1);
+                    return ok(json!([]));
+                }
                 let mut hits: Vec<(f32, &Value)> = rows
                     .iter()
                     .filter(|r| f.is_none_or(|f| matches(r, f)))
@@ -332,4 +346,105 @@ fn equal_distances_from_the_server_come_in_the_local_corpus_order() {
     in_corpus_order(&mut pool);
     let ids: Vec<&str> = pool.iter().map(|(d, _)| d.id.as_str()).collect();
     assert_eq!(ids, ["f-p9-text-c0", "f-p13-text-c2", "f-p13-text-c10", "f-p14-text-c1", "f-p2-text-c0"]);
+}
+
+fn other_filing() -> Vec<Doc> {
+    let d = |page, n: &str, text: &str| Doc::bare(&doc_id("beta.pdf", page, Modality::Text, n), "beta.pdf", page, Modality::Text, text);
+    vec![
+        d(5, "0", "Beta Corp capital expenditures were 2,100 in fiscal 2022, up from 1,900."),
+        d(9, "0", "Beta Corp net sales grew 4% on higher volumes in Europe."),
+    ]
+}
+
+#[test]
+fn library_and_browser_files_search_as_one_and_a_file_in_both_counts_once() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
+        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+
+        // A file dropped in the browser beside the library.
+        let mut c = Corpus::new(e.name(), e.dims());
+        let (v, st) = e.embed_documents_with_stats(&embedding_inputs(&other_filing()));
+        c.add(other_filing(), v).unwrap();
+        c.set_source_stats("beta.pdf", st);
+        let local = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+        let both = WithLibrary { local: Some(&local), library: &remote, local_sources: vec!["beta.pdf".into()], settings: &s };
+        let hits = both.search("capital expenditures capex fiscal 2022", 6, None).await.unwrap();
+        let sources: std::collections::BTreeSet<&str> = hits.iter().map(|h| h.doc.source.as_str()).collect();
+        assert_eq!(sources, ["acme.pdf", "beta.pdf"].into_iter().collect(), "both sides answer");
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score), "one ranking, best first");
+        assert!(hits.len() <= 6);
+
+        // The library's file also added in the browser: its hits come once, from the browser.
+        let mut c2 = Corpus::new(e.name(), e.dims());
+        let (v2, st2) = e.embed_documents_with_stats(&embedding_inputs(&filing()));
+        c2.add(filing(), v2).unwrap();
+        c2.set_source_stats("acme.pdf", st2);
+        let local2 = LocalSearch { corpus: &c2, embedder: &e, settings: &s };
+        let both = WithLibrary { local: Some(&local2), library: &remote, local_sources: vec!["acme.pdf".into()], settings: &s };
+        let hits = both.search("net sales 2022", 6, None).await.unwrap();
+        let mut ids: Vec<&str> = hits.iter().map(|h| h.doc.id.as_str()).collect();
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "no document twice");
+        assert!(n > 0);
+
+        // No browser files: the library alone.
+        let only = WithLibrary::<LocalSearch, _> { local: None, library: &remote, local_sources: vec![], settings: &s };
+        assert_eq!(only.search("net sales 2022", 3, None).await.unwrap(), remote.search("net sales 2022", 3, None).await.unwrap());
+    });
+}
+
+#[test]
+fn a_library_that_fails_fails_the_blended_search_instead_of_answering_from_the_browser_alone() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
+        let mut remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        // The collection disappears after the library was opened.
+        fake.collections.borrow_mut().remove("filings");
+        remote.files.clear();
+        let mut c = Corpus::new(e.name(), e.dims());
+        let (v, _) = e.embed_documents_with_stats(&embedding_inputs(&other_filing()));
+        c.add(other_filing(), v).unwrap();
+        let local = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+        let both = WithLibrary { local: Some(&local), library: &remote, local_sources: vec!["beta.pdf".into()], settings: &s };
+        let err = both.search("capex", 3, None).await.unwrap_err();
+        assert!(err.contains("has no collection `filings`"), "{err}");
+    });
+}
+
+#[test]
+fn a_filtered_search_answered_empty_while_rows_match_is_asked_again_and_never_returned_empty() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
+        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        let want = remote.search("net sales 2022", 3, Some(Modality::Table)).await.unwrap();
+        assert!(!want.is_empty());
+
+        // Once: the search is asked again and answers as usual.
+        fake.empty_filtered.set(1);
+        fake.searches.set(0);
+        assert_eq!(remote.search("net sales 2022", 3, Some(Modality::Table)).await.unwrap(), want);
+        assert_eq!(fake.searches.get(), 2, "asked twice");
+
+        // Twice: an error naming the filter, not an empty pool.
+        fake.empty_filtered.set(2);
+        let err = remote.search("net sales 2022", 3, Some(Modality::Table)).await.unwrap_err();
+        assert!(err.contains("modality == \"table\" and low == false") && err.contains("with 0 rows although at least 1 match"), "{err}");
+
+        // A short answer that holds every matching row is the answer: one search, no retry.
+        fake.searches.set(0);
+        let text = remote.search("net sales", 8, Some(Modality::Text)).await.unwrap();
+        assert_eq!((text.len(), fake.searches.get()), (5, 1), "five text documents, one per page");
+    });
 }
