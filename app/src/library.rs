@@ -10,6 +10,7 @@
 //! `Access-Control-Allow-Origin: *` and a preflight that allows `Authorization`.
 
 use crate::state::use_app;
+use crate::settings::CheckResult;
 use clair_core::retrieve::milvus::{FileEntry, Method, MilvusSearch, MilvusStore, Reply, Request, StoreError, StoreTransport, StoreUrl};
 use clair_core::retrieve::OfflineEmbedder;
 use leptos::prelude::*;
@@ -218,10 +219,7 @@ pub fn LibrarySettings() -> impl IntoView {
                     {move || if checking.get() { "Checking…" } else { "Check the library" }}
                 </button>
             </div>
-            {move || lib.status.get().map(|r| match r {
-                Ok(m) => view! { <p id="library-status" class="ok" role="status">{m}</p> }.into_any(),
-                Err(e) => view! { <p id="library-status" class="error" role="alert">{e}</p> }.into_any(),
-            })}
+            <CheckResult id="library-status" result=lib.status />
         </section>
     }
 }

@@ -189,10 +189,7 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
                             {move || if testing.get() { "Testing…" } else { "Test connection" }}
                         </button>
                     </div>
-                    {move || status.get().map(|r| match r {
-                        Ok(m) => view! { <p id="connection-status" class="ok" role="status">{m}</p> }.into_any(),
-                        Err(e) => view! { <p id="connection-status" class="error" role="alert">{e}</p> }.into_any(),
-                    })}
+                    <CheckResult id="connection-status" result=status />
                 </section>
                 <crate::library::LibrarySettings />
                 {move || error.get().map(|e| view! { <p id="settings-error" class="error" role="alert">{e}</p> })}
@@ -219,6 +216,18 @@ pub fn SettingsDialog(settings: RwSignal<Settings>, api_key: RwSignal<String>, r
 }
 
 /// The dialog's controls a user can Tab to, in document order.
+/// The outcome of a "Test connection"/"Check the library" button: a polite status when it
+/// worked, an alert when it did not.
+#[component]
+pub fn CheckResult(id: &'static str, result: RwSignal<Option<Result<String, String>>>) -> impl IntoView {
+    move || {
+        result.get().map(|r| match r {
+            Ok(m) => view! { <p id=id class="ok" role="status">{m}</p> }.into_any(),
+            Err(e) => view! { <p id=id class="error" role="alert">{e}</p> }.into_any(),
+        })
+    }
+}
+
 fn focusable(root: &web_sys::HtmlDivElement) -> Vec<web_sys::HtmlElement> {
     let Ok(list) = root.query_selector_all("button:not([disabled]), input:not([disabled]):not([hidden]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex=\"0\"]") else { return vec![] };
     (0..list.length())

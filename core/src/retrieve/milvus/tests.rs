@@ -261,6 +261,17 @@ fn filing() -> Vec<Doc> {
     ]
 }
 
+/// The same documents as a browser's local corpus of one file (`source`'s statistics set when named).
+fn local_corpus(e: &OfflineEmbedder, docs: Vec<Doc>, source: &str) -> Corpus {
+    let mut c = Corpus::new(e.name(), e.dims());
+    let (v, st) = e.embed_documents_with_stats(&embedding_inputs(&docs));
+    c.add(docs, v).unwrap();
+    if !source.is_empty() {
+        c.set_source_stats(source, st);
+    }
+    c
+}
+
 async fn store_filing(m: &MilvusStore<'_, FakeMilvus>, e: &OfflineEmbedder, docs: &[Doc]) {
     let (vectors, stats) = e.embed_documents_with_stats(&embedding_inputs(docs));
     m.ensure_collections(e.dims()).await.unwrap();
@@ -278,10 +289,7 @@ fn a_library_on_the_server_answers_exactly_as_the_same_files_searched_locally() 
         let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
         assert_eq!(remote.files.len(), 1);
 
-        let mut c = Corpus::new(e.name(), e.dims());
-        let (v, st) = e.embed_documents_with_stats(&embedding_inputs(&filing()));
-        c.add(filing(), v).unwrap();
-        c.set_source_stats("acme.pdf", st);
+        let c = local_corpus(&e, filing(), "acme.pdf");
         let local = LocalSearch { corpus: &c, embedder: &e, settings: &s };
         for (q, m) in [("What was the FY2022 capex?", None), ("net sales 2022", Some(Modality::Table)), ("working capital", Some(Modality::Text))] {
             let want = local.search_now(q, 3, m).unwrap();
@@ -366,10 +374,7 @@ fn library_and_browser_files_search_as_one_and_a_file_in_both_counts_once() {
         let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
 
         // A file dropped in the browser beside the library.
-        let mut c = Corpus::new(e.name(), e.dims());
-        let (v, st) = e.embed_documents_with_stats(&embedding_inputs(&other_filing()));
-        c.add(other_filing(), v).unwrap();
-        c.set_source_stats("beta.pdf", st);
+        let c = local_corpus(&e, other_filing(), "beta.pdf");
         let local = LocalSearch { corpus: &c, embedder: &e, settings: &s };
         let both = WithLibrary { local: Some(&local), library: &remote, local_sources: vec!["beta.pdf".into()], settings: &s };
         let hits = both.search("capital expenditures capex fiscal 2022", 6, None).await.unwrap();
@@ -379,10 +384,7 @@ fn library_and_browser_files_search_as_one_and_a_file_in_both_counts_once() {
         assert!(hits.len() <= 6);
 
         // The library's file also added in the browser: its hits come once, from the browser.
-        let mut c2 = Corpus::new(e.name(), e.dims());
-        let (v2, st2) = e.embed_documents_with_stats(&embedding_inputs(&filing()));
-        c2.add(filing(), v2).unwrap();
-        c2.set_source_stats("acme.pdf", st2);
+        let c2 = local_corpus(&e, filing(), "acme.pdf");
         let local2 = LocalSearch { corpus: &c2, embedder: &e, settings: &s };
         let both = WithLibrary { local: Some(&local2), library: &remote, local_sources: vec!["acme.pdf".into()], settings: &s };
         let hits = both.search("net sales 2022", 6, None).await.unwrap();
@@ -410,9 +412,7 @@ fn a_library_that_fails_fails_the_blended_search_instead_of_answering_from_the_b
         // The collection disappears after the library was opened.
         fake.collections.borrow_mut().remove("filings");
         remote.files.clear();
-        let mut c = Corpus::new(e.name(), e.dims());
-        let (v, _) = e.embed_documents_with_stats(&embedding_inputs(&other_filing()));
-        c.add(other_filing(), v).unwrap();
+        let c = local_corpus(&e, other_filing(), "");
         let local = LocalSearch { corpus: &c, embedder: &e, settings: &s };
         let both = WithLibrary { local: Some(&local), library: &remote, local_sources: vec!["beta.pdf".into()], settings: &s };
         let err = both.search("capex", 3, None).await.unwrap_err();
