@@ -6,7 +6,7 @@
 use crate::state::{use_app, AppState, Pane};
 use crate::viewer::Target;
 use clair_core::export::{Citation, RunExport, RunOutcome};
-use clair_core::view::answer::{paragraphs, Piece, Standing};
+use clair_core::view::answer::{hover, paragraphs, Piece};
 use leptos::prelude::*;
 
 /// Open a citation in the viewer, zoomed onto its boxes.
@@ -53,20 +53,12 @@ fn answer(app: AppState, r: RunExport) -> impl IntoView {
     let cost = format!("{} model calls · {} tokens · ${:.4}{}", t.calls, t.input_tokens + t.output_tokens, t.cost_usd,
         if t.unpriced_models.is_empty() { "" } else { " + unpriced" });
     let paras = paragraphs(&r).into_iter().map(|p| {
-        let (cls, tag) = match &p.standing {
-            Standing::Stated => ("answer-para", None),
-            Standing::Abstained { claim_id } => ("answer-para abstained-line", Some(format!("Abstained ({claim_id}): "))),
-            // What failed is said once, in the lead and the claim's details.
-            Standing::Failed { claim_id, .. } => ("answer-para failed-line", Some(format!("Failed ({claim_id}): "))),
-        };
+        let (cls, tag) = (p.class(), p.tag());
         let pieces = p.pieces.into_iter().map(|piece| match piece {
             Piece::Text(t) => view! { <span>{t}</span> }.into_any(),
             Piece::Cite { label, citation, place } => {
                 let h = cited_text(&r, &citation.node_id);
-                let title = match &place {
-                    Some(pl) => format!("{}, page {} · {pl}", citation.source, citation.page),
-                    None => format!("{}, page {}", citation.source, citation.page),
-                };
+                let title = hover(&citation, place.as_deref());
                 view! {
                     // The visible label is the accessible name (WCAG 2.5.3); the title adds the place.
                     <button class="citation" type="button" title=title

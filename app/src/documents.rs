@@ -105,9 +105,7 @@ fn remove_doc(app: AppState, name: String) {
         worker::cancel(id, STOPPED);
     }
     app.docs.update(|v| v.retain(|d| d.name != name));
-    app.vision.update(|m| {
-        m.remove(&name);
-    });
+    app.vision.forget(&name);
     spawn_local(async move {
         let _ = worker::request(ToWorker::Remove { id: worker::next_id(), source: name }, None).await;
     });
@@ -228,7 +226,7 @@ fn DocRow(id: u64, name: String) -> impl IntoView {
             <span class="doc-name">{name.clone()}</span>
             {status}
             {move || entry.get().and_then(|(_, n)| n).map(|n| view! { <span class="status doc-note">{format!("· {n}")}</span> })}
-            {move || (ready() && vision_state.with(|m| !m.contains_key(&n1))).then(|| {
+            {move || (ready() && vision_state.ui.with(|m| !m.contains_key(&n1))).then(|| {
                 let n = n1.clone();
                 view! { <button class="link vision-plan-button" aria-label=format!("Vision for {n}")
                     on:click=move |_| vision::plan_file(n.clone(), settings.get_untracked(), vision_state)>"vision…"</button> }
@@ -243,7 +241,7 @@ fn DocRow(id: u64, name: String) -> impl IntoView {
                     on:click=move |_| stop_doc(app, id)>"stop"</button>
             })}
             <button class="link remove" aria-label=format!("Remove {n4}") title="Remove this document" on:click=move |_| remove_doc(app, n6.clone())>"remove"</button>
-            {move || vision_state.with(|m| m.get(&n5).cloned()).map(|ui| vision::vision_row(n5.clone(), ui, settings, api_key, vision_state, on_vision_info))}
+            {move || vision_state.ui.with(|m| m.get(&n5).cloned()).map(|ui| vision::vision_row(n5.clone(), ui, settings, api_key, vision_state, on_vision_info))}
         </li>
     }
 }

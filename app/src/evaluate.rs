@@ -36,10 +36,6 @@ use std::rc::Rc;
 /// The paper's retrieval cutoff for Hit@k / MRR (Appendix A.1).
 const K: usize = 8;
 
-thread_local! {
-    static STOP: Rc<Cell<bool>> = Rc::new(Cell::new(false));
-}
-
 #[derive(Clone, PartialEq)]
 struct Dataset {
     name: String,
@@ -261,6 +257,7 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
     let judge_model: RwSignal<String> = RwSignal::new(String::new());
     // Graph-RAG's extraction estimate, waiting for the user's go-ahead.
     let graph_confirm: RwSignal<Option<String>> = RwSignal::new(None);
+    let stop_flag = crate::state::use_app().eval_stop;
 
     let on_dataset = move |ev: web_sys::Event| {
         read_chosen_text(&ev, move |name, text| {
@@ -297,7 +294,7 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
         let base = settings.get_untracked();
         let judge_s = judge_settings(&base, &judge_url.get_untracked(), &judge_model.get_untracked());
         let key = api_key.get_untracked();
-        let stop = STOP.with(|s| s.clone());
+        let stop = stop_flag.get_value();
         stop.set(false);
         running.set(true);
         error.set(None);
@@ -451,7 +448,7 @@ pub fn EvaluatePanel(settings: RwSignal<Settings>, api_key: RwSignal<String>, so
             </fieldset>
             <div class="actions">
                 <button id="eval-run" class="button primary" disabled=move || running.get() || dataset.with(|d| d.is_none()) on:click=move |_| run(false)>"Run evaluation"</button>
-                <button id="eval-stop" class="button" disabled=move || !running.get() on:click=move |_| STOP.with(|s| s.set(true))>"Stop"</button>
+                <button id="eval-stop" class="button" disabled=move || !running.get() on:click=move |_| stop_flag.with_value(|s| s.set(true))>"Stop"</button>
             </div>
             {move || graph_confirm.get().map(|estimate| view! {
                 <div id="eval-graph-estimate" class="notice" role="alert">

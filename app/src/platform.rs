@@ -14,6 +14,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+/// How often a call in flight looks at its Cancel flag.
+const CANCEL_POLL_MS: u64 = 100;
+
 pub struct BrowserTransport {
     pub base_url: String,
     pub api_key: String,
@@ -54,10 +57,26 @@ impl Transport for BrowserTransport {
             req = req.header("Authorization", &format!("Bearer {}", self.api_key));
         }
         let req = req.body(body).map_err(|e| TransportError::Network(e.to_string()))?;
-        let result = req.send().await;
+        // Cancel aborts the call in flight too, not only the calls after it: a model answer can
+        // take a minute, and Cancel / Stop / "Cancel vision" promise to stop within about a second.
+        let send = req.send();
+        let watch = async {
+            while !self.cancel.get() {
+                sleep_ms(CANCEL_POLL_MS).await;
+            }
+        };
+        futures::pin_mut!(send, watch);
+        let result = futures::future::select(send, watch).await;
         if let (Some(t), Some(w)) = (timer, web_sys::window()) {
             w.clear_timeout_with_handle(t);
         }
+        let result = match result {
+            futures::future::Either::Left((r, _)) => r,
+            futures::future::Either::Right(_) => {
+                controller.abort();
+                return Err(TransportError::Cancelled);
+            }
+        };
         match result {
             Ok(resp) => {
                 let status = resp.status();

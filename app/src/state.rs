@@ -75,6 +75,9 @@ pub struct AppState {
     pub past: RwSignal<Vec<RunSummary>>,
     /// Set by Cancel; polled by the model transport of the run in progress.
     pub cancel: StoredValue<Rc<Cell<bool>>, LocalStorage>,
+    /// Set by Evaluate's Stop; polled between questions and by the transport of the question in
+    /// progress (its call in flight is aborted).
+    pub eval_stop: StoredValue<Rc<Cell<bool>>, LocalStorage>,
     /// "Library on a server" (issue 42): address, collection, token.
     pub library: LibraryState,
 }
@@ -105,9 +108,10 @@ impl AppState {
             evaluate_open: RwSignal::new(false),
             pane: RwSignal::new(Pane::Page),
             store_notice: RwSignal::new(None),
-            vision: RwSignal::new(Default::default()),
+            vision: vision::VisionState::new(),
             past: RwSignal::new(vec![]),
             cancel: StoredValue::new_local(Rc::new(Cell::new(false))),
+            eval_stop: StoredValue::new_local(Rc::new(Cell::new(false))),
             library: LibraryState::load(),
         }
     }

@@ -51,15 +51,36 @@ struct Prepared {
     plan: VisionPlan,
 }
 
-thread_local! {
-    static PREPARED: RefCell<HashMap<String, Prepared>> = RefCell::new(HashMap::new());
-    static CANCELS: RefCell<HashMap<String, Rc<Cell<bool>>>> = RefCell::new(HashMap::new());
+/// The vision path's part of `AppState`, per file name: what the user sees (`ui`), the plan
+/// waiting for its confirm (`prepared`: the extraction and cache it needs, too large and not
+/// `Clone` enough to keep in a signal) and the Cancel flag of a pass in progress (`cancels`, polled
+/// by the pass's transport). Arena handles, so the state is `Copy` and reached from the spawned
+/// pass after its component's event handler has returned.
+#[derive(Clone, Copy)]
+pub struct VisionState {
+    pub ui: RwSignal<BTreeMap<String, VisionUi>>,
+    prepared: StoredValue<HashMap<String, Prepared>, LocalStorage>,
+    cancels: StoredValue<HashMap<String, Rc<Cell<bool>>>, LocalStorage>,
 }
 
-pub type VisionState = RwSignal<BTreeMap<String, VisionUi>>;
+impl VisionState {
+    pub fn new() -> Self {
+        VisionState { ui: RwSignal::new(BTreeMap::new()), prepared: StoredValue::new_local(HashMap::new()), cancels: StoredValue::new_local(HashMap::new()) }
+    }
+
+    /// A file left the library: its row and any plan waiting for a confirm go with it.
+    pub fn forget(self, name: &str) {
+        self.ui.update(|m| {
+            m.remove(name);
+        });
+        self.prepared.update_value(|p| {
+            p.remove(name);
+        });
+    }
+}
 
 fn set(state: VisionState, name: &str, ui: VisionUi) {
-    state.update(|m| {
+    state.ui.update(|m| {
         m.insert(name.to_string(), ui);
     });
 }
@@ -82,7 +103,9 @@ pub fn plan_file(name: String, settings: Settings, state: VisionState) {
         match worker::request(msg, None).await {
             FromWorker::Vision { content, extracted, cache, .. } => {
                 let plan = vision::plan(&extracted, mode_for(&settings), &content, &cache, &settings);
-                PREPARED.with(|p| p.borrow_mut().insert(name.clone(), Prepared { content, extracted, cache, plan: plan.clone() }));
+                state.prepared.update_value(|p| {
+                    p.insert(name.clone(), Prepared { content, extracted, cache, plan: plan.clone() });
+                });
                 set(state, &name, VisionUi::Confirm(plan));
             }
             FromWorker::Failed { error, .. } => set(state, &name, VisionUi::Failed(error)),
@@ -95,12 +118,14 @@ pub fn plan_file(name: String, settings: Settings, state: VisionState) {
 /// then have the worker fold the answers into the file (and store them). `on_info` gets the file's
 /// updated summary.
 pub fn run_file(name: String, settings: Settings, api_key: String, state: VisionState, on_info: impl Fn(SourceInfo) + 'static) {
-    let Some(Prepared { content, extracted, mut cache, plan }) = PREPARED.with(|p| p.borrow_mut().remove(&name)) else {
+    let Some(Prepared { content, extracted, mut cache, plan }) = state.prepared.try_update_value(|p| p.remove(&name)).flatten() else {
         set(state, &name, VisionUi::Failed("plan this file again: its pages are no longer prepared".into()));
         return;
     };
     let cancel = Rc::new(Cell::new(false));
-    CANCELS.with(|c| c.borrow_mut().insert(name.clone(), cancel.clone()));
+    state.cancels.update_value(|c| {
+        c.insert(name.clone(), cancel.clone());
+    });
     let pages = plan.page_numbers();
     let total = pages.len();
     set(state, &name, VisionUi::Running { page: 0, done: 0, total, calls: 0 });
@@ -138,7 +163,9 @@ pub fn run_file(name: String, settings: Settings, api_key: String, state: Vision
             }
         };
         let run = vision::run(&client, &extracted, &pages, &content, &mut cache, image_of).await;
-        CANCELS.with(|c| c.borrow_mut().remove(&name));
+        state.cancels.update_value(|c| {
+            c.remove(&name);
+        });
         let mut warnings = run.warnings.clone();
         if let Some(f) = client.fatal_error() {
             warnings.insert(0, format!("the vision run stopped: {f}"));
@@ -169,9 +196,9 @@ pub fn run_file(name: String, settings: Settings, api_key: String, state: Vision
 }
 
 /// The user's Cancel: no further page is sent; the call in flight is aborted.
-pub fn cancel_file(name: &str) {
-    CANCELS.with(|c| {
-        if let Some(flag) = c.borrow().get(name) {
+pub fn cancel_file(state: VisionState, name: &str) {
+    state.cancels.with_value(|c| {
+        if let Some(flag) = c.get(name) {
             flag.set(true);
         }
     });
@@ -245,7 +272,7 @@ pub fn vision_row(name: String, ui: VisionUi, settings: RwSignal<Settings>, api_
                                 let s = settings.get_untracked();
                                 run_file(n_run.clone(), s, api_key.get_untracked(), state, on_info);
                             }>{label}</button>
-                            <button class="button vision-skip" on:click=move |_| state.update(|m| { m.remove(&n_skip); })>"Not now"</button>
+                            <button class="button vision-skip" on:click=move |_| state.forget(&n_skip)>"Not now"</button>
                         </div>
                     })}
                 </div>
@@ -256,7 +283,7 @@ pub fn vision_row(name: String, ui: VisionUi, settings: RwSignal<Settings>, api_
             <div class="vision" role="status" aria-live="polite">
                 <p class="vision-status">{if page == 0 { format!("Vision: starting ({total} page(s))…") } else { format!("Vision: page {page} ({done} of {total}) · {calls} call(s) finished") }}</p>
                 <progress max=total value=done></progress>
-                <button class="button vision-cancel" on:click=move |_| cancel_file(&n_cancel)>"Cancel vision"</button>
+                <button class="button vision-cancel" on:click=move |_| cancel_file(state, &n_cancel)>"Cancel vision"</button>
             </div>
         }
         .into_any(),

@@ -34,6 +34,11 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 type ProgressSink = Box<dyn Fn(FromWorker)>;
 
+// The bridge's state lives in thread-locals, not in `AppState`: it is read and written by the
+// worker's `onmessage` and `onerror` closures (`start`), which the browser calls from its event
+// loop outside any reactive owner, and by `request`, which core's pipeline reaches through
+// `platform::WorkerSearch` from a spawned task. None of these callers can reach a context, and a
+// worker restarted after a crash must find the same pending requests whatever component is mounted.
 thread_local! {
     static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
     static PENDING: RefCell<HashMap<u64, oneshot::Sender<FromWorker>>> = RefCell::new(HashMap::new());

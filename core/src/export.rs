@@ -360,19 +360,6 @@ impl RunExport {
         };
         (self.outcome, text)
     }
-
-    /// The answer's lead: the text minus every sentence that is also one of its lines, which the
-    /// shells show under it (so no sentence is shown twice). Empty when the text is just the lines.
-    pub fn answer_lead(&self) -> String {
-        let mut lead = self.answer.text.clone();
-        for l in &self.answer.lines {
-            if !l.text.trim().is_empty() {
-                lead = lead.replace(l.text.trim(), "");
-            }
-        }
-        // What is left between two removed lines is their separator (". "), not a sentence.
-        lead.lines().map(str::trim).filter(|l| l.chars().any(char::is_alphanumeric)).collect::<Vec<_>>().join("\n")
-    }
 }
 
 /// Run id from the question and the settings (FNV-1a, 64 bit): caller-independent and stable.

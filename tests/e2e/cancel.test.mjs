@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startAll, openApp, pdf, documentWorker, ARTIFACTS, row } from './harness.mjs';
+import { startAll, openApp, connect, pdf, documentWorker, ARTIFACTS, row } from './harness.mjs';
 
 const AMCOR = 'AMCOR_2022_8K_dated-2022-07-01.pdf';
 const BIG = 'JPMORGAN_2023Q2_10Q.pdf';
@@ -75,4 +75,30 @@ test('stopping a file mid-read and one still waiting keeps every other document 
   assert.equal(await page.locator(row(WAITING)).count(), 0);
   assert.deepEqual(errors, []);
   console.log(`stopped ${BIG} at page ${at}`);
+});
+
+test('Cancel stops a question within about a second, even while a model call is in flight', async (t) => {
+  const { page, errors } = await openApp(context, site.url);
+  await connect(page, env.mock.base, 'sk-test-cancel-question');
+  await page.setInputFiles('#file-input', pdf(JNJ));
+  await page.waitForSelector(`${row(JNJ)} .status.ready`, { timeout: 90000 });
+  // The planner's answer takes 30 s: Cancel is pressed while that call is in flight.
+  await env.mock.admin('/__admin/faults', { mode: 'slow', role: 'planner', delay_ms: 30000, count: 1 });
+  const planners = async () => (await env.mock.admin('/__admin/requests?role=planner')).length;
+  const asked = await planners();
+  await page.fill('#question', 'What is the amount of the cash proceeds that JnJ realised from the separation of Kenvue?');
+  await page.click('#ask');
+  for (let i = 0; i < 100 && (await planners()) === asked; i++) await page.waitForTimeout(100);
+  assert.ok((await planners()) > asked, 'the planner call is in flight');
+  const t0 = Date.now();
+  await page.click('#cancel');
+  await page.waitForFunction(() => document.getElementById('cancel')?.disabled && !document.getElementById('ask')?.disabled, null, { timeout: 10000 });
+  const took = Date.now() - t0;
+  t.diagnostic(`stopped ${took} ms after the click`);
+  assert.ok(took < 2000, `the run stopped within about a second (${took} ms)`);
+  const said = `${await page.locator('#error').textContent().catch(() => '')} ${await page.locator('#answer').textContent().catch(() => '')}`;
+  assert.match(said, /cancel/i, `the page says the run was cancelled: ${said}`);
+  await env.mock.admin('/__admin/reset');
+  assert.deepEqual(errors.filter((e) => !/aborted|AbortError/i.test(e)), []);
+  await page.close();
 });

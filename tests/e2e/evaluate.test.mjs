@@ -82,3 +82,34 @@ test('two configurations over FinanceBench rows give the side-by-side table, plo
   assert.equal(await page.locator('#eval-results tbody tr').count(), 2);
   assert.deepEqual(errors, []);
 });
+
+test('Stop ends a running evaluation within about a second, and the stopped question is not scored', async (t) => {
+  const { page, errors } = await openApp(env.context, env.site.url);
+  await connect(page, env.mock.base, KEY);
+  await addDocument(page);
+  await page.click('#evaluate-toggle');
+  // One row of its own (a dataset this browser has kept no results for).
+  const row = (await readFile(join(CORPUS, 'financebench/questions.jsonl'), 'utf8')).split('\n').filter((l) => l.includes(`"doc_name": "${DOC}"`))[2];
+  await page.setInputFiles('#eval-dataset', { name: 'stop1.jsonl', mimeType: 'application/json', buffer: Buffer.from(row + '\n') });
+  await textMatching(page, '#eval-dataset-info', /stop1\.jsonl: 1 question\(s\)/);
+  // The planner's answer takes 30 s: the run is in a model call when Stop is pressed.
+  await env.mock.admin('/__admin/faults', { mode: 'slow', role: 'planner', delay_ms: 30000, count: 1 });
+  const planners = async () => (await env.mock.admin('/__admin/requests?role=planner')).length;
+  const [calls, asked] = [await chatCalls(), await planners()];
+  await page.click('#eval-run');
+  await textMatching(page, '#eval-status', /Running 1 of 1/);
+  // Stop while the planner's call is in flight (it is logged when it arrives).
+  for (let i = 0; i < 100 && (await planners()) === asked; i++) await page.waitForTimeout(100);
+  const t0 = Date.now();
+  await page.click('#eval-stop');
+  await textMatching(page, '#eval-status', /Stopped: 1 question run\(s\) left/, 10000);
+  const took = Date.now() - t0;
+  t.diagnostic(`stopped ${took} ms after the click`);
+  assert.ok(took < 2000, `stopped within about a second (${took} ms)`);
+  assert.equal(await page.isEnabled('#eval-run'), true, 'Run is offered again');
+  assert.equal(await page.locator('#eval-results').count(), 0, 'a stopped question is not a result');
+  assert.ok((await chatCalls()) - calls <= 1, 'nothing is asked after the call Stop aborted');
+  await fetch(env.mock.origin + '/__admin/faults', { method: 'DELETE' });
+  assert.deepEqual(errors.filter((e) => !/aborted|AbortError/i.test(e)), []);
+  await page.close();
+});

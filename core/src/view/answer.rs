@@ -35,6 +35,35 @@ pub struct Paragraph {
     pub pieces: Vec<Piece>,
 }
 
+impl Paragraph {
+    /// The paragraph's class in the app and the report: an abstained or failed line is marked.
+    pub fn class(&self) -> &'static str {
+        match self.standing {
+            Standing::Stated => "answer-para",
+            Standing::Abstained { .. } => "answer-para abstained-line",
+            Standing::Failed { .. } => "answer-para failed-line",
+        }
+    }
+
+    /// The words that open an abstained or failed line, so it reads as such in place. What failed
+    /// is said once, in the answer's lead and the claim's details, not here.
+    pub fn tag(&self) -> Option<String> {
+        match &self.standing {
+            Standing::Stated => None,
+            Standing::Abstained { claim_id } => Some(format!("Abstained ({claim_id}): ")),
+            Standing::Failed { claim_id, .. } => Some(format!("Failed ({claim_id}): ")),
+        }
+    }
+}
+
+/// What hovering a citation says: the file and page, then the section and printed page.
+pub fn hover(citation: &Citation, place: Option<&str>) -> String {
+    match place {
+        Some(pl) => format!("{}, page {} · {pl}", citation.source, citation.page),
+        None => format!("{}, page {}", citation.source, citation.page),
+    }
+}
+
 /// The answer text split into paragraphs (its lines) and pieces.
 pub fn paragraphs(run: &RunExport) -> Vec<Paragraph> {
     run.answer

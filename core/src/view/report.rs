@@ -4,10 +4,11 @@
 //! crops of the cited page regions as `data:` images. It opens from disk, prints, and is safe to
 //! mail: all document and model text is escaped.
 
+use super::answer::{hover, paragraphs, Piece};
 use super::layout::{layout, GraphLayout};
 use super::{escape, truncate};
 use crate::corpus::{union, BBox};
-use crate::export::{ClaimReport, RunExport};
+use crate::export::{Citation, ClaimReport, RunExport};
 use crate::ledger::NodeKind;
 use crate::llm::wire::base64;
 
@@ -16,7 +17,8 @@ body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#
 h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:28px;border-bottom:1px solid #d9dee7}h3{font-size:1rem;margin:18px 0 6px}
 table{border-collapse:collapse;width:100%;margin:6px 0}td,th{border:1px solid #d9dee7;padding:4px 6px;text-align:left;vertical-align:top;font-size:.85rem}
 .muted{color:#5b6475}.ok{color:#1b7f4b}.bad{color:#b3261e}.warn{color:#a86400}
-.answer{border-left:4px solid #1b7f4b;padding:4px 12px}.answer .lead{white-space:pre-wrap;margin:4px 0}
+.answer{border-left:4px solid #1b7f4b;padding:4px 12px}.answer-para{margin:4px 0}.abstained-line,.failed-line{color:#b3261e}
+cite.citation{font-style:normal;color:#1f5fbf;white-space:nowrap}
 .crop{margin:6px 0 10px}.crop img{max-width:100%;border:1px solid #d9dee7}.crop figcaption{font-size:.8rem;color:#5b6475}
 .claim{border:1px solid #d9dee7;border-radius:8px;padding:8px 14px;margin:12px 0}
 .graph{overflow:auto;border:1px solid #d9dee7;border-radius:8px}
@@ -42,8 +44,9 @@ pub struct Crop {
     pub png: Vec<u8>,
 }
 
-/// The regions the report wants crops of: every boxed citation of the answer (the box around all
-/// of its boxes: a prose chunk has one per block) and every part of a cited table on another
+/// The regions the report wants crops of: every citation where the answer shows it (the box around
+/// all of its boxes: a prose chunk has one per block, and a label shared by several cited regions
+/// on a page stands for all of them, `view::answer`) and every part of a cited table on another
 /// page, once each, at most `MAX_CROPS`.
 pub fn crop_requests(run: &RunExport) -> Vec<(String, u32, BBox)> {
     let mut out: Vec<(String, u32, BBox)> = vec![];
@@ -52,13 +55,20 @@ pub fn crop_requests(run: &RunExport) -> Vec<(String, u32, BBox)> {
             out.push((s.to_string(), p, b));
         }
     };
-    let cites = || run.answer.lines.iter().flat_map(|l| l.citations.iter());
-    for c in cites() {
+    let cites: Vec<Citation> = paragraphs(run)
+        .into_iter()
+        .flat_map(|p| p.pieces)
+        .filter_map(|piece| match piece {
+            Piece::Cite { citation, .. } => Some(citation),
+            Piece::Text(_) => None,
+        })
+        .collect();
+    for c in &cites {
         if let Some(b) = union(&c.bboxes) {
             push(&c.source, c.page, b);
         }
     }
-    for c in cites() {
+    for c in &cites {
         for part in c.table_parts.iter().filter(|p| p.page != c.page) {
             push(&c.source, part.page, part.bbox);
         }
@@ -87,32 +97,38 @@ pub fn html_report_with_crops(run: &RunExport, crops: &[Crop]) -> String {
         crate::export::RunOutcome::Partial => "warn",
         crate::export::RunOutcome::Abstained | crate::export::RunOutcome::Failed => "bad",
     };
-    // Issue 38 item 5: no sentence of an answer is printed twice. The answer is its lead (what is
-    // not a line: an abstention or failure sentence, a rephrase) and then its lines, each once with
-    // its citations where it stands — the app's rule (`RunExport::answer_lead`).
+    // The answer as the app shows it (`view::answer`, issue 43 item 6): the synthesized text once,
+    // each citation label where the text puts it, an abstained or failed line marked in place, and
+    // the crops of a paragraph's cited regions under that paragraph.
     o.push_str(&format!("<h2>Answer</h2><p class=\"{cls}\"><strong>{badge}</strong></p><div class=\"answer\" id=\"answer-text\">"));
-    let lead = run.answer_lead();
-    if !lead.is_empty() {
-        o.push_str(&format!("<p class=\"lead\">{}</p>", escape(&lead)));
-    }
-    o.push_str("<ul>");
     let crop_of = |s: &str, p: u32, b: &BBox| crops.iter().find(|c| c.source == s && c.page == p && &c.bbox == b);
-    for l in &run.answer.lines {
-        let cites: Vec<String> = l.citations.iter().map(|c| format!("[{}, p.{}]", escape(&c.source), c.page)).collect();
-        o.push_str(&format!("<li>{} <span class=\"muted\">{}</span>", escape(l.statement()), cites.join(" ")));
-        for c in &l.citations {
-            if let Some(crop) = union(&c.bboxes).and_then(|b| crop_of(&c.source, c.page, &b)) {
-                figure(&mut o, crop, "cited region");
-            }
-            for part in c.table_parts.iter().filter(|p| p.page != c.page) {
-                if let Some(crop) = crop_of(&c.source, part.page, &part.bbox) {
-                    figure(&mut o, crop, "the cited table continues here");
+    for p in paragraphs(run) {
+        o.push_str(&format!("<p class=\"{}\">", p.class()));
+        if let Some(tag) = p.tag() {
+            o.push_str(&format!("<strong class=\"line-standing\">{}</strong>", escape(&tag)));
+        }
+        let mut shown: Vec<&Crop> = vec![];
+        let mut figures = String::new();
+        for piece in &p.pieces {
+            match piece {
+                Piece::Text(t) => o.push_str(&escape(t)),
+                Piece::Cite { label, citation: c, place } => {
+                    o.push_str(&format!("<cite class=\"citation\" title=\"{}\">{}</cite>", escape(&hover(c, place.as_deref())), escape(label)));
+                    let here = union(&c.bboxes).and_then(|b| crop_of(&c.source, c.page, &b)).map(|k| (k, "cited region"));
+                    let parts = c.table_parts.iter().filter(|t| t.page != c.page).filter_map(|t| crop_of(&c.source, t.page, &t.bbox)).map(|k| (k, "the cited table continues here"));
+                    for (crop, what) in here.into_iter().chain(parts) {
+                        if !shown.iter().any(|k| std::ptr::eq(*k, crop)) {
+                            shown.push(crop);
+                            figure(&mut figures, crop, what);
+                        }
+                    }
                 }
             }
         }
-        o.push_str("</li>");
+        o.push_str("</p>");
+        o.push_str(&figures);
     }
-    o.push_str("</ul></div>\n");
+    o.push_str("</div>\n");
 
     let t = &run.totals;
     let cost = if t.unpriced_models.is_empty() { format!("${:.4}", t.cost_usd) } else { format!("${:.4} + unpriced ({})", t.cost_usd, escape(&t.unpriced_models.join(", "))) };
@@ -291,9 +307,8 @@ mod tests {
         let run = fixture::run(3, 6);
         let html = html_report(&run);
         assert!(html.starts_with("<!DOCTYPE html>"));
-        for l in &run.answer.lines {
-            assert!(html.contains(&escape(l.statement())), "each answer line present");
-        }
+        // The fixture's text has no labels: it is printed whole, as the app shows it.
+        assert!(html.contains(&escape(run.answer.text.trim())), "the answer's text present");
         for c in &run.claims {
             assert!(html.contains(&format!("id=\"{}\"", c.claim_id)), "a section per claim");
         }
@@ -319,11 +334,21 @@ mod tests {
         &html[start..end]
     }
 
-    #[test]
-    fn each_sentence_of_the_answer_is_printed_once_with_its_citations_where_they_stand() {
-        // A partial answer as the synthesizer writes it (spec §7.1): each published line ends with
-        // its citation labels, an unpublished line is the abstention sentence, and the text is a
-        // lead sentence followed by the lines.
+    /// The citation labels of an answer block, in the order printed.
+    fn printed_labels(block: &str) -> Vec<String> {
+        block.split("<cite class=\"citation\"").skip(1).map(|c| c[c.find('>').unwrap() + 1..c.find("</cite>").unwrap()].to_string()).collect()
+    }
+
+    /// The paragraph of an answer block that holds `needle`.
+    fn paragraph_with<'a>(block: &'a str, needle: &str) -> &'a str {
+        let p = block.split("<p class=\"answer-para").find(|p| p.contains(needle)).unwrap_or_else(|| panic!("no paragraph holds {needle}"));
+        &p[..p.find("</p>").unwrap()]
+    }
+
+    /// A partial answer as the synthesizer writes it (spec §7.1): each published line ends with its
+    /// citation labels, an unpublished line is the abstention sentence, and the text is a lead
+    /// sentence followed by the lines.
+    fn partial_answer() -> RunExport {
         let mut run = fixture::run(4, 3);
         for l in run.answer.lines.iter_mut() {
             if l.published {
@@ -335,25 +360,56 @@ mod tests {
                 l.text = crate::agents::synthesizer::abstention_line(name);
             }
         }
-        let lead = "Some figures could not be verified.";
-        run.answer.text = std::iter::once(lead.to_string()).chain(run.answer.lines.iter().map(|l| l.text.clone())).collect::<Vec<_>>().join("\n");
+        run.answer.text = std::iter::once(LEAD.to_string()).chain(run.answer.lines.iter().map(|l| l.text.clone())).collect::<Vec<_>>().join("\n");
         assert!(run.answer.lines.iter().filter(|l| l.published).count() >= 2 && run.answer.lines.len() >= 4);
+        run
+    }
+    const LEAD: &str = "Some figures could not be verified.";
 
+    #[test]
+    fn each_sentence_of_the_answer_is_printed_once_with_its_citations_where_they_stand() {
+        let run = partial_answer();
         let html = html_report(&run);
         let block = answer_block(&html);
-        assert_eq!(block.matches(&escape(lead)).count(), 1, "the lead once");
+        assert_eq!(block.matches(&escape(LEAD)).count(), 1, "the lead once");
         for l in &run.answer.lines {
             let sentence = escape(l.statement());
             assert!(!sentence.is_empty());
             assert_eq!(block.matches(&sentence).count(), 1, "printed once: {sentence}");
             for c in &l.citations {
                 let label = escape(&crate::agents::synthesizer::label(c));
-                assert_eq!(block.matches(&label).count(), 1, "its citation once: {label}");
-                // Where it stands: in the line's own item, after its statement.
-                let item = block.split("<li>").find(|i| i.contains(&sentence)).expect("the line's item");
-                assert!(item.find(&sentence) < item.find(&label));
+                // Where it stands: in the line's own paragraph, after its statement.
+                let para = paragraph_with(block, &sentence);
+                assert!(para.find(&sentence) < para.find(&label), "{label} after its sentence");
             }
         }
+        // Every label of the text is a citation, in the text's order, none lost and none doubled:
+        // the same citations the app draws as buttons (`view::answer::paragraphs`).
+        let app: Vec<String> = paragraphs(&run).into_iter().flat_map(|p| p.pieces).filter_map(|x| match x {
+            Piece::Cite { label, .. } => Some(escape(&label)),
+            Piece::Text(_) => None,
+        }).collect();
+        let in_text = run.answer.lines.iter().flat_map(|l| &l.citations).count();
+        assert_eq!(app.len(), in_text);
+        assert_eq!(printed_labels(block), app);
+    }
+
+    #[test]
+    fn an_abstained_or_failed_line_reads_as_such_where_it_stands() {
+        let mut run = partial_answer();
+        let line = run.answer.lines.iter().find(|l| !l.published).unwrap().clone();
+        let sentence = escape(line.statement());
+        let html = html_report(&run);
+        let para = paragraph_with(answer_block(&html), &sentence);
+        assert!(para.starts_with(" abstained-line\"><strong class=\"line-standing\">Abstained ("), "{para}");
+        assert!(para.contains(&format!("Abstained ({})", line.claim_id)));
+
+        run.claims.iter_mut().find(|c| c.claim_id == line.claim_id).unwrap().failure = Some("HTTP 500".into());
+        let html = html_report(&run);
+        let para = paragraph_with(answer_block(&html), &sentence);
+        assert!(para.starts_with(" failed-line\"><strong class=\"line-standing\">Failed ("), "{para}");
+        // A stated paragraph carries no mark.
+        assert!(!paragraph_with(answer_block(&html), &escape(LEAD)).contains("line-standing"));
     }
 
     #[test]
@@ -376,7 +432,7 @@ mod tests {
     }
 
     #[test]
-    fn crops_of_cited_regions_and_continued_table_parts_are_embedded_under_their_line() {
+    fn crops_of_cited_regions_and_continued_table_parts_are_embedded_under_the_paragraph_citing_them() {
         let mut run = fixture::run(2, 3);
         let line = run.answer.lines.iter().position(|l| l.citations.iter().any(|c| !c.bboxes.is_empty())).expect("a boxed citation");
         let c = &mut run.answer.lines[line].citations[0];
@@ -385,6 +441,9 @@ mod tests {
         // A prose citation carries one box per block: the crop holds them all.
         c.bboxes = vec![[80.0, 300.0, 400.0, 320.0], [72.0, 330.0, 300.0, 360.0], [0.0, 0.0, 0.0, 0.0]];
         let (source, page, bbox) = (c.source.clone(), c.page, [72.0, 300.0, 400.0, 360.0]);
+        // The answer's text carries the line's citation label, where the report shows the crop.
+        let label = crate::agents::synthesizer::label(c);
+        run.answer.text = format!("Net sales were reported {label}.\nAnother paragraph.");
 
         let wanted = crop_requests(&run);
         assert_eq!(wanted[0], (source.clone(), page, bbox), "the first citation's region first");
@@ -402,9 +461,9 @@ mod tests {
         assert_eq!(html.matches(&data).count(), 2, "both crops embedded");
         assert!(html.contains(&format!("alt=\"{}, p.{} — cited region\"", escape(&source), page)));
         assert!(html.contains(&format!("{}, p.{} — the cited table continues here", escape(&source), page + 1)));
-        // Under the answer line they belong to, inside its list item.
-        let li = html.split("<li>").nth(line + 1).expect("the line's item");
-        assert!(li.split("</li>").next().unwrap().contains(&data));
+        // Under the paragraph that cites them, before the next one.
+        let after = &html[html.find("Net sales were reported").unwrap()..html.find("Another paragraph").unwrap()];
+        assert_eq!(after.matches(&data).count(), 2);
         // Still self-contained: the only image sources are data: URLs.
         assert!(html.matches("src=\"").count() == html.matches("src=\"data:image/png;base64,").count());
         assert!(!html.to_lowercase().contains("<script"));
