@@ -38,7 +38,7 @@ fn store_url_names_host_port_and_collection() {
 #[test]
 fn requests_carry_the_token_as_bearer_and_a_json_body() {
     let api = RestV1::new(url(), Some("root:Milvus".into()));
-    let r = api.insert("filings", vec![json!({"doc_id": "a"})]);
+    let r = api.insert("filings", &[json!({"doc_id": "a"}).to_string()]);
     assert_eq!(r.method, Method::Post);
     assert_eq!(r.url, "http://127.0.0.1:19530/v1/vector/insert");
     assert!(r.headers.contains(&("Authorization".into(), "Bearer root:Milvus".into())));
@@ -116,12 +116,32 @@ fn a_hit_reads_back_every_field_a_citation_and_its_highlight_need() {
     let d = cited_table_row();
     let (row, cut) = doc_row(&d, &[0.0, 1.0], "abc");
     assert!(!cut);
+    let row: Value = serde_json::from_str(&row).unwrap();
     assert_eq!((row["modality"].as_str(), row["source"].as_str(), row["page"].as_u64()), (Some("table"), Some("acme.pdf"), Some(37)));
     // The server echoes the stored fields with the distance.
     let data = json!([{"distance": 0.25, "id": "4709", "doc": row["doc"]}]);
     let hits = RestV1::parse_hits(&data).unwrap();
     assert_eq!(hits, vec![(d, 0.25)]);
     assert!(RestV1::parse_hits(&json!([{"distance": 0.1, "doc": "{not json"}])).is_err());
+}
+
+#[test]
+fn an_insert_carries_each_vector_in_the_shortest_digits_that_read_back_as_the_same_floats() {
+    let api = RestV1::new(url(), None);
+    let v = [0.1f32, 0.0, -0.0, 1.0 / 3.0, 1e-7, -0.25];
+    let (row, _) = doc_row(&cited_table_row(), &v, "abc");
+    assert!(row.starts_with(r#"{"vector":[0.1,0,0,0.33333334,1e-7,-0.25],"#), "{row}");
+    // What the server reads (as f64, stored as f32) is the vector the local index holds.
+    let body: Value = serde_json::from_str(api.insert("filings", &[row.clone(), row]).body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["collectionName"], json!("filings"));
+    let back: Vec<f32> = body["data"][1]["vector"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect();
+    assert_eq!(back.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), v.iter().map(|x| if *x == 0.0 { 0 } else { x.to_bits() }).collect::<Vec<_>>());
+    // A real offline vector, against the digits a `serde_json::Value` would print.
+    let e = OfflineEmbedder::default();
+    let (vs, _) = e.embed_documents_with_stats(&["Net sales rose 4% to $35.4 billion in 2022, led by Health Care".to_string()]);
+    let compact = doc_row(&cited_table_row(), &vs[0], "abc").0.len();
+    let through_value = json!({"vector": vs[0]}).to_string().len();
+    assert!(compact < through_value, "{compact} bytes a row against {through_value} for the vector alone through a Value");
 }
 
 #[test]
