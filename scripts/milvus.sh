@@ -6,11 +6,15 @@
 #   scripts/milvus.sh install   install what is missing (pip, PyPI only)
 #   scripts/milvus.sh serve     start `milvus-server` in the background with a FRESH data folder,
 #                               wait until its REST API answers, write the PID file; prints the URL
+#   scripts/milvus.sh start     start it on the data folder as it is (a library kept across
+#                               restarts: a restart on 10⁵+ chunks takes longer, docs/scale.md)
 #   scripts/milvus.sh stop      stop the server by its PID (SIGTERM, then SIGKILL: SIGTERM can hang)
 #   scripts/milvus.sh status    exit 0 when the server answers on the port
 #
 # Environment: MILVUS_PORT (19530), MILVUS_ETCD_PORT (2379; its embedded etcd also listens for
-# peers on the next port), MILVUS_HOME (target/milvus). A second server on this machine needs
+# peers on the next port), MILVUS_HOME (target/milvus), MILVUS_EXTRA_CONFIG (space-separated
+# `section.key=value` settings of Milvus's milvus.yaml, e.g. `rocksmq.retentionSizeInMB=1024` to
+# bound the write-ahead log of a large ingest: docs/scale.md). A second server on this machine needs
 # both ports changed: the launcher moves the etcd client port when it is taken, not the peer port. Known traps (issue 42): without
 # --proxy-port a restart moves the API to 19531; a restart on old data takes over a minute (so
 # `serve` always starts on an empty folder); the server also writes /run/milvus and /tmp/milvus.
@@ -67,11 +71,11 @@ stop() {
 serve() {
   install
   if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
-    say "a server from $PIDFILE is running; stopping it for a fresh data folder"
+    say "a server from $PIDFILE is running; stopping it first"
     stop
   fi
   answers && die "port $PORT already answers (another Milvus?); set MILVUS_PORT or stop it"
-  rm -rf "$DATA"
+  if [ "${1:-fresh}" = fresh ]; then rm -rf "$DATA"; fi
   mkdir -p "$DATA"
   # Milvus reads etcd.config.path from ETCD_CONFIG_PATH: the embedded etcd's client and peer ports.
   cat > "$HOME_DIR/etcd.yaml" <<YAML
@@ -82,10 +86,12 @@ listen-peer-urls: http://127.0.0.1:$((ETCD_PORT + 1))
 initial-advertise-peer-urls: http://127.0.0.1:$((ETCD_PORT + 1))
 initial-cluster: default=http://127.0.0.1:$((ETCD_PORT + 1))
 YAML
+  local extra=()
+  for kv in ${MILVUS_EXTRA_CONFIG:-}; do extra+=(--extra-config "$kv"); done
   local t0=$SECONDS
   # setsid: its own process group, so `stop` reaches the server binary behind the python launcher.
   ETCD_CONFIG_PATH="$HOME_DIR/etcd.yaml" setsid "$VENV/bin/milvus-server" --data "$DATA" \
-    --proxy-port "$PORT" --etcd-port "$ETCD_PORT" > "$LOG" 2>&1 < /dev/null &
+    --proxy-port "$PORT" --etcd-port "$ETCD_PORT" "${extra[@]}" > "$LOG" 2>&1 < /dev/null &
   echo $! > "$PIDFILE"
   for _ in $(seq 1 600); do
     if answers; then
@@ -103,8 +109,9 @@ YAML
 
 case "${1:-}" in
   install) install ;;
-  serve) serve ;;
+  serve) serve fresh ;;
+  start) serve keep ;;
   stop) stop ;;
   status) answers ;;
-  *) echo "usage: scripts/milvus.sh install|serve|stop|status" >&2; exit 2 ;;
+  *) echo "usage: scripts/milvus.sh install|serve|start|stop|status" >&2; exit 2 ;;
 esac

@@ -209,8 +209,23 @@ impl RestV1 {
             Some(json!({"collectionName": collection, "dimension": dims, "metricType": "L2", "primaryField": "id", "vectorField": "vector"})),
         )
     }
-    pub fn insert(&self, collection: &str, rows: Vec<Value>) -> Request {
-        self.request(Method::Post, "/insert", Some(json!({"collectionName": collection, "data": rows})))
+    /// An insert of rows already written as JSON objects (`doc_row`): the body is assembled as
+    /// text so the rows keep their compact vectors.
+    pub fn insert(&self, collection: &str, rows: &[String]) -> Request {
+        let mut req = self.request(Method::Post, "/insert", None);
+        let mut body = String::with_capacity(rows.iter().map(|r| r.len() + 1).sum::<usize>() + collection.len() + 40);
+        body.push_str(&json!({"collectionName": collection}).to_string());
+        body.pop(); // the closing brace: the rows follow
+        body.push_str(",\"data\":[");
+        for (i, r) in rows.iter().enumerate() {
+            if i > 0 {
+                body.push(',');
+            }
+            body.push_str(r);
+        }
+        body.push_str("]}");
+        req.body = Some(body);
+        req
     }
     pub fn delete(&self, collection: &str, filter: &str) -> Request {
         self.request(Method::Post, "/delete", Some(json!({"collectionName": collection, "filter": filter})))
@@ -302,22 +317,57 @@ pub fn doc_json(doc: &Doc) -> (String, bool) {
     }
 }
 
-/// One document's row: the vector, the filter fields and the whole document.
-pub fn doc_row(doc: &Doc, vector: &[f32], file_hash: &str) -> (Value, bool) {
+/// A vector as insert requests carry it: each component with the shortest digits that read back
+/// as the same `f32`, zeros as `0`. Through a `serde_json::Value` an `f32` becomes an `f64` and
+/// prints with up to 17 digits (`0.10000000149011612`), and the offline embedder's vectors are
+/// mostly zeros (`0.0`): the compact form makes the 3M 10-K's rows 38 % smaller (5,888 bytes
+/// against 9,542) and saved ≈ 11 % of the server's CPU a row (docs/scale.md, "Where the time
+/// goes").
+struct CompactVector<'a>(&'a [f32]);
+
+impl serde::Serialize for CompactVector<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for x in self.0 {
+            if *x == 0.0 {
+                seq.serialize_element(&0u8)?;
+            } else {
+                seq.serialize_element(x)?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// One document's row (paper B.3's metadata as filter fields, the whole document in `doc`).
+#[derive(serde::Serialize)]
+struct DocRow<'a> {
+    vector: CompactVector<'a>,
+    doc_id: &'a str,
+    source: &'a str,
+    page: u32,
+    modality: &'a str,
+    low: bool,
+    file_hash: &'a str,
+    doc: &'a str,
+}
+
+/// One document's row as JSON text: the vector, the filter fields and the whole document.
+/// Returns the row and whether the document had to be cut to fit (`doc_json`).
+pub fn doc_row(doc: &Doc, vector: &[f32], file_hash: &str) -> (String, bool) {
     let (json, cut) = doc_json(doc);
-    (
-        json!({
-            "vector": vector,
-            "doc_id": doc.id,
-            "source": doc.source,
-            "page": doc.page,
-            "modality": doc.modality.as_str(),
-            "low": doc.confidence == ExtractionConfidence::Low,
-            "file_hash": file_hash,
-            "doc": json,
-        }),
-        cut,
-    )
+    let row = DocRow {
+        vector: CompactVector(vector),
+        doc_id: &doc.id,
+        source: &doc.source,
+        page: doc.page,
+        modality: doc.modality.as_str(),
+        low: doc.confidence == ExtractionConfidence::Low,
+        file_hash,
+        doc: &json,
+    };
+    (serde_json::to_string(&row).unwrap_or_default(), cut)
 }
 
 /// A file as the manifest records it.
@@ -496,7 +546,7 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         let mut cut = 0;
         let chunks = self.api.chunks().to_string();
         for (ds, vs) in docs.chunks(INSERT_BATCH).zip(vectors.chunks(INSERT_BATCH)) {
-            let rows: Vec<Value> = ds
+            let rows: Vec<String> = ds
                 .iter()
                 .zip(vs)
                 .map(|(d, v)| {
@@ -505,10 +555,11 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
                     row
                 })
                 .collect();
-            self.call(self.api.insert(&chunks, rows), &chunks).await?;
+            self.call(self.api.insert(&chunks, &rows), &chunks).await?;
         }
         let m = self.api.manifest();
-        self.call(self.api.insert(&m, manifest_rows(file, stats)), &m).await?;
+        let rows: Vec<String> = manifest_rows(file, stats).iter().map(Value::to_string).collect();
+        self.call(self.api.insert(&m, &rows), &m).await?;
         Ok(cut)
     }
 
