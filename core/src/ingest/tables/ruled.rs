@@ -367,8 +367,33 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
                 && b[3] > y + TOUCH
         })
     };
+    // A row's figures sit on its label's line, or centred on the lines of a label wrapped over
+    // two: figures set across a cut, with nothing else beside the label above or below it, say
+    // that the two label lines are one label and the cut (the edge of a box the writer draws
+    // behind each line) parts no rows (eu-001: "Chlorine and inorganic compounds" / "(as HCl)",
+    // its "10 000  -  -" half a line lower). A word never runs across a real rule.
+    let centred_across = |r: usize| {
+        let y = ys[r + 1];
+        let beside: Vec<&&Word> = words
+            .iter()
+            .filter(|w| {
+                let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+                cx > xs[1] && cx < xs[nc] && cy > ys[r] && cy < ys[r + 2]
+            })
+            .collect();
+        let across = |w: &Word| w.bbox[1] < y - 1.0 && w.bbox[3] > y + 1.0;
+        filled[id(r, 0)]
+            && filled[id(r + 1, 0)]
+            && beside.iter().any(|w| across(w) && super::segments::is_value(&w.text))
+            && beside.iter().all(|w| across(w))
+    };
     let mut parent: Vec<usize> = (0..nr * nc).collect();
     for r in 0..nr {
+        if r + 1 < nr && centred_across(r) {
+            for c in 0..nc {
+                union(&mut parent, id(r, c), id(r + 1, c));
+            }
+        }
         let my = (ys[r] + ys[r + 1]) / 2.0;
         for c in 0..nc {
             let mx = (xs[c] + xs[c + 1]) / 2.0;
@@ -604,6 +629,48 @@ mod tests {
         }
         let refs: Vec<&Line> = lines.iter().collect();
         detect(&refs, &g).pop().expect("the grid is a table").grid()
+    }
+
+    /// A grid whose writer draws a box behind each line of the label column: the box edge
+    /// between a label's two lines looks like a row rule, and the row's figures are set centred
+    /// on the two lines, across it.
+    fn figures_centred_on_a_wrapped_label(figures_top: f32) -> Vec<Vec<String>> {
+        let lines = vec![
+            test_line(&[("to air", 130.0, 160.0), ("to water", 225.0, 270.0)], 5.0, 8.0),
+            test_line(&[("Ammonia", 5.0, 45.0), ("10", 140.0, 150.0), ("5", 245.0, 250.0)], 20.0, 8.0),
+            test_line(&[("Chlorine and compounds", 5.0, 90.0)], 35.0, 8.0),
+            test_line(&[("100", 140.0, 155.0), ("7", 245.0, 250.0)], figures_top, 8.0),
+            test_line(&[("(as HCl)", 5.0, 40.0)], 45.0, 8.0),
+            test_line(&[("Methane", 5.0, 45.0), ("3", 145.0, 150.0), ("4", 245.0, 250.0)], 59.0, 8.0),
+        ];
+        let mut g = Graphics::default();
+        for y in [0.0, 17.0, 32.0, 56.0, 70.0] {
+            g.hrules.push([y, 0.0, 300.0]);
+        }
+        // The edge between the label's two line boxes, in the label column only.
+        g.hrules.push([44.0, 0.0, 100.0]);
+        for x in [0.0, 100.0, 200.0, 300.0] {
+            g.vrules.push([x, 0.0, 70.0]);
+        }
+        let refs: Vec<&Line> = lines.iter().collect();
+        detect(&refs, &g).pop().expect("the grid is a table").grid()
+    }
+
+    #[test]
+    fn figures_centred_across_a_label_of_two_lines_make_the_lines_one_label() {
+        let rows = figures_centred_on_a_wrapped_label(40.0);
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        assert_eq!(rows[2], ["Chlorine and compounds (as HCl)", "100", "7"]);
+        assert_eq!(rows[3], ["Methane", "3", "4"]);
+    }
+
+    #[test]
+    fn figures_on_the_first_line_of_a_label_leave_the_second_line_its_own_row() {
+        // The figures sit on the first line's baseline, not across the edge: "(as HCl)" is a
+        // line of its own, as the rules draw it.
+        let rows = figures_centred_on_a_wrapped_label(35.0);
+        assert_eq!(rows.len(), 5, "{rows:?}");
+        assert_eq!(rows[2], ["Chlorine and compounds", "100", "7"]);
     }
 
     #[test]
