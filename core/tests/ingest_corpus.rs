@@ -1881,6 +1881,27 @@ fn figures_centred_on_a_label_of_two_lines_make_one_row_of_the_label() {
 }
 
 #[test]
+fn a_row_label_shaded_down_its_count_and_percentage_rows_spans_them() {
+    // eu-021 p3: each label's cell has one background down its Count and Percentage rows, and a
+    // box behind each line; "Chronic fatigue" wraps onto "syndrome", set between the two rows.
+    let bytes = read(&format!("{ICDAR}eu-021.pdf"));
+    let ex = ingest::extract(&bytes, "eu-021", &IngestSettings::default());
+    let labels: Vec<&ingest::Cell> = ex
+        .pages
+        .iter()
+        .filter(|p| p.page == 3)
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.cells.iter())
+        .filter(|c| c.col == 0 && c.row > 0)
+        .collect();
+    for label in ["Allergy problems", "Chronic fatigue syndrome", "Sexually transmitted diseases"] {
+        let cell = labels.iter().find(|c| c.text == label).unwrap_or_else(|| panic!("{label}: {labels:?}"));
+        assert_eq!(cell.row_span, 2, "{cell:?}");
+    }
+    assert!(labels.iter().all(|c| c.text != "syndrome"), "{labels:?}");
+}
+
+#[test]
 fn a_row_label_wrapped_beside_two_ruled_rows_is_one_cell_spanning_them() {
     // eu-021 p7: "Chronic illness and" / "chronic pain" labels a Count and a Percentage row; the
     // label column draws no rule between them. eu-015 p2: "Total EU-12" over "non-EU" are two
