@@ -1865,6 +1865,43 @@ fn a_ruled_cell_of_several_lines_is_one_cell_beside_its_label() {
 }
 
 #[test]
+fn figures_centred_on_a_label_of_two_lines_make_one_row_of_the_label() {
+    // eu-001 p1: "Chlorine and inorganic compounds" / "(as HCl)", each line in a box of its own,
+    // with "10 000  -  -" centred on the two lines, across the boxes' shared edge.
+    let rows = icdar_rows("eu-001", 1);
+    for (label, first) in [
+        ("Chlorine and inorganic compounds (as HCl)", "10 000"),
+        ("Flourine and inorganic compounds (as HF)", "5 000"),
+        ("Non-methane volatile organic compounds (NMVOC)", "100 000"),
+    ] {
+        let row = rows.iter().find(|r| r.first().is_some_and(|c| c == label)).unwrap_or_else(|| panic!("{label}: {rows:?}"));
+        assert_eq!(row[1..], [first, "-", "-"], "{row:?}");
+    }
+    assert!(rows.iter().all(|r| r.first().is_none_or(|c| c != "(as HCl)")), "{rows:?}");
+}
+
+#[test]
+fn a_row_label_shaded_down_its_count_and_percentage_rows_spans_them() {
+    // eu-021 p3: each label's cell has one background down its Count and Percentage rows, and a
+    // box behind each line; "Chronic fatigue" wraps onto "syndrome", set between the two rows.
+    let bytes = read(&format!("{ICDAR}eu-021.pdf"));
+    let ex = ingest::extract(&bytes, "eu-021", &IngestSettings::default());
+    let labels: Vec<&ingest::Cell> = ex
+        .pages
+        .iter()
+        .filter(|p| p.page == 3)
+        .flat_map(|p| p.tables.iter())
+        .flat_map(|t| t.cells.iter())
+        .filter(|c| c.col == 0 && c.row > 0)
+        .collect();
+    for label in ["Allergy problems", "Chronic fatigue syndrome", "Sexually transmitted diseases"] {
+        let cell = labels.iter().find(|c| c.text == label).unwrap_or_else(|| panic!("{label}: {labels:?}"));
+        assert_eq!(cell.row_span, 2, "{cell:?}");
+    }
+    assert!(labels.iter().all(|c| c.text != "syndrome"), "{labels:?}");
+}
+
+#[test]
 fn a_row_label_wrapped_beside_two_ruled_rows_is_one_cell_spanning_them() {
     // eu-021 p7: "Chronic illness and" / "chronic pain" labels a Count and a Percentage row; the
     // label column draws no rule between them. eu-015 p2: "Total EU-12" over "non-EU" are two

@@ -367,8 +367,60 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
                 && b[3] > y + TOUCH
         })
     };
+    // A row's figures sit on its label's line, or centred on the lines of a label wrapped over
+    // two: figures set across a cut, with nothing else beside the label above or below it, say
+    // that the two label lines are one label and the cut (the edge of a box the writer draws
+    // behind each line) parts no rows (eu-001: "Chlorine and inorganic compounds" / "(as HCl)",
+    // its "10 000  -  -" half a line lower). A word never runs across a real rule.
+    let centred_across = |r: usize| {
+        let y = ys[r + 1];
+        let beside: Vec<&&Word> = words
+            .iter()
+            .filter(|w| {
+                let (cx, cy) = ((w.bbox[0] + w.bbox[2]) / 2.0, (w.bbox[1] + w.bbox[3]) / 2.0);
+                cx > xs[1] && cx < xs[nc] && cy > ys[r] && cy < ys[r + 2]
+            })
+            .collect();
+        let across = |w: &Word| w.bbox[1] < y - 1.0 && w.bbox[3] > y + 1.0;
+        filled[id(r, 0)]
+            && filled[id(r + 1, 0)]
+            && beside.iter().any(|w| across(w) && super::segments::is_value(&w.text))
+            && beside.iter().all(|w| across(w))
+    };
+    // A row label's cell is shaded as one background down the rows it labels (a Count and a
+    // Percentage row), with a padding box per line whose edges look like rules across the label
+    // column. Under its background the label goes on down while the slot below holds nothing or
+    // the lowercase rest of the label ("Chronic fatigue" / "syndrome", eu-021); a capitalised
+    // label there starts a row of its own, and figures never join (a shaded column of figures).
+    let label_shaded_across = |r: usize| {
+        let y = ys[r + 1];
+        let in_labels = |w: &&&Word| {
+            let cx = (w.bbox[0] + w.bbox[2]) / 2.0;
+            cx > xs[0] && cx < xs[1]
+        };
+        let cy = |w: &Word| (w.bbox[1] + w.bbox[3]) / 2.0;
+        let below = words
+            .iter()
+            .filter(in_labels)
+            .filter(|w| cy(w) > y && cy(w) < ys[r + 2])
+            .min_by(|a, b| a.bbox[1].total_cmp(&b.bbox[1]).then(a.bbox[0].total_cmp(&b.bbox[0])));
+        below.is_none_or(|w| w.text.starts_with(|ch: char| ch.is_lowercase()))
+            && fills.iter().any(|b| {
+                b[0] <= xs[0] + SAME_RULE
+                    && b[2] >= xs[1] - SAME_RULE
+                    && b[2] - b[0] <= xs[1] - xs[0] + 2.0 * SAME_RULE
+                    && b[1] < y - TOUCH
+                    && b[3] > y + TOUCH
+                    && words.iter().filter(in_labels).any(|w| cy(w) > b[1] && cy(w) < y)
+            })
+    };
     let mut parent: Vec<usize> = (0..nr * nc).collect();
     for r in 0..nr {
+        if r + 1 < nr && centred_across(r) {
+            for c in 0..nc {
+                union(&mut parent, id(r, c), id(r + 1, c));
+            }
+        }
         let my = (ys[r] + ys[r + 1]) / 2.0;
         for c in 0..nc {
             let mx = (xs[c] + xs[c + 1]) / 2.0;
@@ -396,7 +448,8 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
             let spans = r + 1 < nr && c == 0 && filled[id(r, c)] && !filled[id(r + 1, c)];
             let wraps = r + 1 < nr && c == 0 && filled[id(r, c)] && wraps_into_next(&words, &xs, &ys, r, c);
             let heading = r + 1 < first_value_row && shaded_across(ys[r + 1], c);
-            if r + 1 < nr && (heading || !horizontal_at(ys[r + 1], mx) && (spans || wraps || straddled_y(ys[r + 1]))) {
+            let shaded_label = c == 0 && r + 1 < nr && r + 1 >= first_value_row && label_shaded_across(r);
+            if r + 1 < nr && (heading || shaded_label || !horizontal_at(ys[r + 1], mx) && (spans || wraps || straddled_y(ys[r + 1]))) {
                 union(&mut parent, id(r, c), id(r + 1, c));
             }
         }
@@ -604,6 +657,103 @@ mod tests {
         }
         let refs: Vec<&Line> = lines.iter().collect();
         detect(&refs, &g).pop().expect("the grid is a table").grid()
+    }
+
+    /// A grid whose writer draws a box behind each line of the label column: the box edge
+    /// between a label's two lines looks like a row rule, and the row's figures are set centred
+    /// on the two lines, across it.
+    fn figures_centred_on_a_wrapped_label(figures_top: f32) -> Vec<Vec<String>> {
+        let lines = vec![
+            test_line(&[("to air", 130.0, 160.0), ("to water", 225.0, 270.0)], 5.0, 8.0),
+            test_line(&[("Ammonia", 5.0, 45.0), ("10", 140.0, 150.0), ("5", 245.0, 250.0)], 20.0, 8.0),
+            test_line(&[("Chlorine and compounds", 5.0, 90.0)], 35.0, 8.0),
+            test_line(&[("100", 140.0, 155.0), ("7", 245.0, 250.0)], figures_top, 8.0),
+            test_line(&[("(as HCl)", 5.0, 40.0)], 45.0, 8.0),
+            test_line(&[("Methane", 5.0, 45.0), ("3", 145.0, 150.0), ("4", 245.0, 250.0)], 59.0, 8.0),
+        ];
+        let mut g = Graphics::default();
+        for y in [0.0, 17.0, 32.0, 56.0, 70.0] {
+            g.hrules.push([y, 0.0, 300.0]);
+        }
+        // The edge between the label's two line boxes, in the label column only.
+        g.hrules.push([44.0, 0.0, 100.0]);
+        for x in [0.0, 100.0, 200.0, 300.0] {
+            g.vrules.push([x, 0.0, 70.0]);
+        }
+        let refs: Vec<&Line> = lines.iter().collect();
+        detect(&refs, &g).pop().expect("the grid is a table").grid()
+    }
+
+    #[test]
+    fn figures_centred_across_a_label_of_two_lines_make_the_lines_one_label() {
+        let rows = figures_centred_on_a_wrapped_label(40.0);
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        assert_eq!(rows[2], ["Chlorine and compounds (as HCl)", "100", "7"]);
+        assert_eq!(rows[3], ["Methane", "3", "4"]);
+    }
+
+    #[test]
+    fn figures_on_the_first_line_of_a_label_leave_the_second_line_its_own_row() {
+        // The figures sit on the first line's baseline, not across the edge: "(as HCl)" is a
+        // line of its own, as the rules draw it.
+        let rows = figures_centred_on_a_wrapped_label(35.0);
+        assert_eq!(rows.len(), 5, "{rows:?}");
+        assert_eq!(rows[2], ["Chlorine and compounds", "100", "7"]);
+    }
+
+    /// Row labels each over a Count and a Percentage row, in a grid whose writer boxes every line
+    /// (the boxes' edges are rules across every column); with `label_cells`, each label's cell
+    /// also has one background down its two rows. "Chronic fatigue" wraps onto "syndrome", set
+    /// between its two rows.
+    fn labels_over_two_rows(label_cells: bool) -> Vec<(String, usize, usize)> {
+        let lines = vec![
+            test_line(&[("Measure", 105.0, 140.0), ("Cases", 230.0, 255.0)], 5.0, 8.0),
+            test_line(&[("Asthma", 5.0, 35.0), ("Count", 105.0, 130.0), ("31", 240.0, 250.0)], 19.0, 8.0),
+            test_line(&[("Percentage", 105.0, 150.0), ("6.3%", 235.0, 255.0)], 33.0, 8.0),
+            test_line(&[("Chronic fatigue", 5.0, 65.0), ("Count", 105.0, 130.0), ("19", 240.0, 250.0)], 47.0, 8.0),
+            test_line(&[("syndrome", 5.0, 40.0)], 58.0, 8.0),
+            test_line(&[("Percentage", 105.0, 150.0), ("3.8%", 235.0, 255.0)], 61.0, 8.0),
+            test_line(&[("Depression", 5.0, 45.0), ("Count", 105.0, 130.0), ("48", 240.0, 250.0)], 75.0, 8.0),
+            test_line(&[("Percentage", 105.0, 150.0), ("9.7%", 235.0, 255.0)], 89.0, 8.0),
+        ];
+        let mut g = Graphics::default();
+        // One box per slot, each line of a label in a box of its own.
+        let cuts = [0.0, 16.0, 30.0, 44.0, 57.0, 72.0, 86.0, 100.0];
+        for x in [0.0, 100.0, 200.0] {
+            for w in cuts.windows(2) {
+                g.fills.push([x + 0.5, w[0] + 0.5, x + 99.5, w[1] - 0.5]);
+            }
+        }
+        if label_cells {
+            for (top, bottom) in [(16.0, 44.0), (44.0, 72.0), (72.0, 100.0)] {
+                g.fills.push([0.5, top + 0.5, 99.5, bottom - 0.5]);
+            }
+        }
+        // The reader turns the edges of filled boxes into rules (read.rs).
+        for b in g.fills.clone() {
+            g.hrules.extend([[b[1], b[0], b[2]], [b[3], b[0], b[2]]]);
+            g.vrules.extend([[b[0], b[1], b[3]], [b[2], b[1], b[3]]]);
+        }
+        let refs: Vec<&Line> = lines.iter().collect();
+        let t = detect(&refs, &g).pop().expect("the grid is a table");
+        t.cells.iter().filter(|c| c.col == 0).map(|c| (c.text.clone(), c.row, c.row_span)).collect()
+    }
+
+    #[test]
+    fn a_row_label_shaded_down_two_rows_spans_them_with_its_wrapped_line() {
+        let labels = labels_over_two_rows(true);
+        assert_eq!(
+            labels,
+            [("Asthma".to_string(), 1, 2), ("Chronic fatigue syndrome".to_string(), 3, 2), ("Depression".to_string(), 5, 2)]
+        );
+    }
+
+    #[test]
+    fn row_labels_boxed_line_by_line_keep_the_rows_the_boxes_draw() {
+        // Without a background down the label's rows, the boxes' edges are the only reading.
+        let labels = labels_over_two_rows(false);
+        assert!(labels.iter().all(|l| l.2 == 1), "{labels:?}");
+        assert!(labels.iter().any(|l| l.0 == "syndrome"), "{labels:?}");
     }
 
     #[test]
