@@ -285,7 +285,7 @@ mod tests {
             pages: vec!["net sales rose".into()],
             docs: vec![doc(name, 0), doc(name, 1)],
             vectors: vec![vec![1.0, 0.0, 0.0, 0.0], vec![0.0, 0.5, 0.5, 0.0]],
-            stats: Some(TermStats { docs: 2, df: [("net".to_string(), 2)].into_iter().collect() }),
+            stats: Some(TermStats { docs: 2, df: [("net".to_string(), 2)].into_iter().collect(), ..TermStats::default() }),
             vision: VisionCache::default(),
             graph_rag: GraphCache::default(),
             reader: crate::ingest::READER_VERSION,

@@ -107,7 +107,12 @@ fn page_heading(text: &str) -> String {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TermStats {
     pub docs: u32,
+    /// Documents holding each feature; with a static table also each of its word pieces (`s:<row>`).
     pub df: HashMap<String, u32>,
+    /// With a static table: the sum of the documents' semantic parts before centring, so the
+    /// corpus mean (this / `docs`) is additive like the frequencies. Empty without a table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub static_sum: Vec<f32>,
 }
 
 impl TermStats {
@@ -122,7 +127,27 @@ impl TermStats {
         for (f, n) in &other.df {
             *self.df.entry(f.clone()).or_insert(0) += n;
         }
+        if self.static_sum.len() < other.static_sum.len() {
+            self.static_sum.resize(other.static_sum.len(), 0.0);
+        }
+        for (x, y) in self.static_sum.iter_mut().zip(&other.static_sum) {
+            *x += y;
+        }
     }
+
+    /// The corpus mean of the semantic parts, when the statistics carry one of `dims` values.
+    fn static_mean(&self, dims: usize) -> Option<Vec<f32>> {
+        (self.docs > 0 && self.static_sum.len() == dims).then(|| self.static_sum.iter().map(|x| x / self.docs as f32).collect())
+    }
+
+    /// A static word piece's weight: the same ln(1 + N/df) as a document feature's. A piece no
+    /// document holds weighs as one held by a single document — it still carries meaning towards
+    /// its neighbours in the table, which is what the semantic part is for.
+    fn static_idf(&self, id: u32) -> f32 {
+        let df = self.df.get(&static_key(id)).copied().unwrap_or(0).max(1);
+        (1.0 + self.docs.max(1) as f32 / df as f32).ln()
+    }
+
     /// BM25's idf, and 0 for a feature no document has (it can only add hash-collision noise).
     pub fn idf(&self, feature: &str) -> f32 {
         let df = self.df.get(feature).copied().unwrap_or(0);
@@ -132,6 +157,23 @@ impl TermStats {
         let n = self.docs as f64;
         (((n - df as f64 + 0.5) / (df as f64 + 0.5)) + 1.0).ln() as f32
     }
+}
+
+fn static_key(id: u32) -> String {
+    format!("s:{id}")
+}
+
+/// `v` minus `mean`, at unit length; a zero `v` (no word piece in the table) stays zero rather
+/// than becoming the negated mean.
+fn centred(mut v: Vec<f32>, mean: &[f32]) -> Vec<f32> {
+    if v.iter().all(|x| *x == 0.0) {
+        return v;
+    }
+    for (x, m) in v.iter_mut().zip(mean) {
+        *x -= m;
+    }
+    normalise(&mut v);
+    v
 }
 
 /// Hashed financial-text embedder; deterministic, no network. With a static-embedding table
@@ -213,19 +255,20 @@ impl OfflineEmbedder {
 
     /// Appends the semantic part of `text` to a unit lexical vector, weighted `(wl, ws)`, and
     /// rescales to unit length. Without a table the lexical vector is returned as it is.
-    fn with_semantic(&self, mut lexical: Vec<f32>, text: &str, wl: f32, ws: f32) -> Vec<f32> {
-        let Some(t) = &self.semantic else { return lexical };
+    fn with_semantic(&self, mut lexical: Vec<f32>, semantic: Option<Vec<f32>>, wl: f32, ws: f32) -> Vec<f32> {
+        let Some(sem) = semantic.filter(|_| self.semantic.is_some()) else { return lexical };
         for x in lexical.iter_mut() {
             *x *= wl;
         }
-        lexical.extend(t.embed(text).into_iter().map(|x| x * ws));
+        lexical.extend(sem.into_iter().map(|x| x * ws));
         normalise(&mut lexical);
         lexical
     }
 
     /// Unit vector of a document text.
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        self.with_semantic(self.featureless_to_sentinel(self.hash(&self.features(text), None)), text, 1.0, 1.0)
+        let sem = self.semantic.as_ref().map(|t| t.embed(text));
+        self.with_semantic(self.featureless_to_sentinel(self.hash(&self.features(text), None)), sem, 1.0, 1.0)
     }
 
     /// A document with no features (a page whose only text is its number "55", a row of bare
@@ -263,10 +306,11 @@ impl OfflineEmbedder {
             st.add_features(f);
         }
         let n = st.docs as f32;
+        let semantic = self.semantic_parts(texts, &mut st);
         let vectors = feats
             .iter()
-            .zip(texts)
-            .map(|(f, text)| {
+            .zip(semantic)
+            .map(|(f, sem)| {
                 let weighted: BTreeMap<String, f32> = f
                     .iter()
                     .map(|(k, w)| {
@@ -274,10 +318,58 @@ impl OfflineEmbedder {
                         (k.clone(), w * (1.0 + n / df).ln())
                     })
                     .collect();
-                self.with_semantic(self.featureless_to_sentinel(self.hash(&weighted, None)), text, 1.0, 1.0)
+                self.with_semantic(self.featureless_to_sentinel(self.hash(&weighted, None)), sem, 1.0, 1.0)
             })
             .collect();
         (vectors, st)
+    }
+
+    /// A batch's statistics alone (what `embed_documents_with_stats` returns with the vectors),
+    /// for a corpus read back without them.
+    pub fn document_stats(&self, texts: &[String]) -> TermStats {
+        let mut st = TermStats::default();
+        for t in texts {
+            st.add_features(&self.features(t));
+        }
+        let _ = self.semantic_parts(texts, &mut st);
+        st
+    }
+
+    /// The semantic parts of a batch (one `None` per text without a table). The mean of
+    /// word-piece vectors is dominated by what every text shares: the pages of one 10-K pooled
+    /// from static rows come out nearly parallel, so the cosine between any two of them says
+    /// little. Two corrections from the sentence-embedding literature, both computed from the
+    /// batch itself, never from questions: each word piece is weighted by its IDF in the batch (SIF,
+    /// Arora et al. 2017, with the corpus as the frequency source), and the batch mean is removed
+    /// (the first step of "all-but-the-top", Mu & Viswanath 2018). The batch's piece frequencies
+    /// and the sum of the uncentred vectors go into `st`, so a query is weighted and centred alike.
+    fn semantic_parts(&self, texts: &[String], st: &mut TermStats) -> Vec<Option<Vec<f32>>> {
+        let Some(t) = &self.semantic else { return vec![None; texts.len()] };
+        let ids: Vec<Vec<u32>> = texts.iter().map(|x| t.token_ids(x)).collect();
+        let mut df: HashMap<u32, u32> = HashMap::new();
+        for doc in &ids {
+            let mut seen = doc.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            for id in seen {
+                *df.entry(id).or_insert(0) += 1;
+            }
+        }
+        let n = texts.len().max(1) as f32;
+        let idf = |id: u32| (1.0 + n / df.get(&id).copied().unwrap_or(1).max(1) as f32).ln();
+        let raw: Vec<Vec<f32>> = ids.iter().map(|doc| t.embed_ids(doc, idf)).collect();
+        let mut sum = vec![0f32; t.dims()];
+        for v in &raw {
+            for (s, x) in sum.iter_mut().zip(v) {
+                *s += x;
+            }
+        }
+        let mean: Vec<f32> = sum.iter().map(|x| x / n).collect();
+        for (id, c) in df {
+            *st.df.entry(static_key(id)).or_insert(0) += c;
+        }
+        st.merge(&TermStats { docs: 0, df: HashMap::new(), static_sum: sum });
+        raw.into_iter().map(|v| Some(centred(v, &mean))).collect()
     }
 
     /// Unit vector of a query, each feature weighted by its IDF in the corpus being searched.
@@ -288,7 +380,14 @@ impl OfflineEmbedder {
             // Nothing in the query occurs in the corpus: fall back to the plain vector.
             v = self.hash(&feats, None);
         }
-        self.with_semantic(v, text, 1.0 - self.static_weight, self.static_weight)
+        let sem = self.semantic.as_ref().map(|t| {
+            let v = t.embed_ids(&t.token_ids(text), |id| stats.static_idf(id));
+            match stats.static_mean(t.dims()) {
+                Some(mean) => centred(v, &mean),
+                None => v,
+            }
+        });
+        self.with_semantic(v, sem, 1.0 - self.static_weight, self.static_weight)
     }
 
     /// Weighted features (sublinear tf × type weight) of a text.
@@ -842,6 +941,36 @@ mod tests {
         // Weight 0: the semantic part is silent, both documents are equally far.
         let (a, b) = score(&lexical, 0.0);
         assert!((a - b).abs() < 0.05, "{a} vs {b}");
+    }
+
+    #[test]
+    fn the_static_parts_of_one_filings_pages_are_centred_not_parallel() {
+        use crate::retrieve::static_embed::{tests::table_bytes, StaticTable};
+        // Every page of a filing says "company" and "million", whose rows dominate a plain mean;
+        // each page has one word of its own.
+        let t = Arc::new(StaticTable::from_bytes(&table_bytes(&[
+            ("company", vec![5.0, 0.5, 0.0, 0.0]),
+            ("million", vec![4.0, 1.0, 0.0, 0.0]),
+            ("lease", vec![0.5, 0.0, 1.0, 0.0]),
+            ("revenue", vec![0.5, 0.0, 0.0, 1.0]),
+            ("debt", vec![0.5, 0.0, -0.7, -0.7]),
+        ])).unwrap());
+        let docs: Vec<String> = ["company million lease", "company million revenue", "company million debt"].map(String::from).to_vec();
+        let plain = (t.embed(&docs[0]), t.embed(&docs[1]));
+        assert!(cos(&plain.0, &plain.1) > 0.9, "the plain mean is near-parallel: {}", cos(&plain.0, &plain.1));
+        let e = OfflineEmbedder::default().with_static(t.clone(), 1.0);
+        let (dv, st) = e.embed_documents_with_stats(&docs);
+        let lex = e.lexical_dims();
+        let sem: Vec<&[f32]> = dv.iter().map(|v| &v[lex..]).collect();
+        assert!(cos(sem[0], sem[1]) < 0.2, "centred pages differ: {}", cos(sem[0], sem[1]));
+        // The statistics carry the mean, and a query is centred on it: with the semantic part
+        // alone, "lease terms" (no lexical feature here at weight 1) finds the lease page first.
+        assert_eq!(st.static_sum.len(), t.dims());
+        let q = e.embed_query("lease terms", &st);
+        let best = (0..3).max_by(|&a, &b| cos(&q, &dv[a]).total_cmp(&cos(&q, &dv[b]))).unwrap();
+        assert_eq!(best, 0);
+        // Read back without its statistics, a corpus gets the same ones from its documents.
+        assert_eq!(e.document_stats(&docs), st);
     }
 
     #[test]

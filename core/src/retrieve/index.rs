@@ -281,11 +281,17 @@ impl Corpus {
             shares.retain(|s, _| sources.contains(s.as_str()));
             if sources.iter().any(|s| !shares.contains_key(*s)) {
                 // Page headings never cross files, so one pass over all documents gives each file's inputs.
+                // A file's share is taken over its documents as one batch, in corpus order — the
+                // batch its vectors were embedded in (the static part's mean is a batch figure).
                 let known: BTreeSet<String> = shares.keys().cloned().collect();
+                let mut batches: BTreeMap<String, Vec<String>> = BTreeMap::new();
                 for (d, text) in self.docs.iter().zip(embedding_inputs(&self.docs)) {
                     if !known.contains(&d.source) {
-                        shares.entry(d.source.clone()).or_default().add_features(&e.features(&text));
+                        batches.entry(d.source.clone()).or_default().push(text);
                     }
+                }
+                for (source, texts) in batches {
+                    shares.insert(source, e.document_stats(&texts));
                 }
             }
             let mut st = TermStats::default();

@@ -73,7 +73,11 @@ impl StaticTable {
 
     /// Unit mean of the text's token rows; the zero vector when no token is in the table.
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        let mut v = vec![0f32; self.dims];
+        self.embed_ids(&self.token_ids(text), |_| 1.0)
+    }
+
+    /// The table rows a text is made of (word pieces, plain numbers left out), in text order.
+    pub fn token_ids(&self, text: &str) -> Vec<u32> {
         let mut ids = Vec::new();
         for word in basic_tokens(text) {
             if super::embed::is_plain_number(&word) {
@@ -81,9 +85,19 @@ impl StaticTable {
             }
             self.wordpiece(&word, &mut ids);
         }
-        for &id in &ids {
+        ids
+    }
+
+    /// Unit sum of the rows of `ids`, each times `weight(id)` (a corpus IDF: see
+    /// `OfflineEmbedder::embed_documents_with_stats`); the zero vector when nothing is left.
+    pub fn embed_ids(&self, ids: &[u32], weight: impl Fn(u32) -> f32) -> Vec<f32> {
+        let mut v = vec![0f32; self.dims];
+        for &id in ids {
             let r = id as usize;
-            let s = self.scales[r];
+            let s = self.scales[r] * weight(id);
+            if s == 0.0 {
+                continue;
+            }
             for (x, q) in v.iter_mut().zip(&self.rows[r * self.dims..(r + 1) * self.dims]) {
                 *x += s * *q as f32;
             }

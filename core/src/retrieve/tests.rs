@@ -58,7 +58,8 @@ fn balance_sheet_question_finds_the_balance_sheet_page() {
 #[test]
 fn modality_filter_returns_only_that_modality_and_scores_are_blended() {
     let (c, e) = corpus_of(filing());
-    let s = RetrievalSettings::default();
+    // No per-page cap: every document comes back.
+    let s = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
     let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
     let hits = ls.search_now("net sales cost of sales", 5, Some(Modality::Table)).unwrap();
     assert_eq!(hits.len(), 1);
@@ -392,7 +393,8 @@ fn outline_sections_are_embedded_with_the_text_and_sections_read_from_headings_a
 fn hyde_scores_lexical_overlap_with_the_question_and_dense_similarity_with_the_passage() {
     use super::lexical::{lexical_score, terms};
     let (c, e) = corpus_of(filing());
-    let s = RetrievalSettings::default();
+    // No per-page cap: every document comes back.
+    let s = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
     let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
     let q = "What was the FY2022 capex?";
     // A hypothetical passage (spec §8.6: it may invent figures) full of words other documents hold.
