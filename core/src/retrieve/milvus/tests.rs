@@ -470,6 +470,7 @@ fn a_filtered_search_answered_empty_while_rows_match_is_asked_again_and_never_re
 }
 
 /// Real filings, read and embedded as the CLI does.
+#[cfg(feature = "pdf")]
 fn read_filing(name: &str) -> (Vec<Doc>, Vec<Vec<f32>>, TermStats) {
     let s = crate::config::Settings::paper();
     let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -479,6 +480,7 @@ fn read_filing(name: &str) -> (Vec<Doc>, Vec<Vec<f32>>, TermStats) {
     (docs, v, st)
 }
 
+#[cfg(feature = "pdf")]
 fn corpus_of(files: &[&(Vec<Doc>, Vec<Vec<f32>>, TermStats)]) -> Corpus {
     let e = OfflineEmbedder::default();
     let mut c = Corpus::new(e.name(), e.dims());
@@ -497,6 +499,7 @@ fn corpus_of(files: &[&(Vec<Doc>, Vec<Vec<f32>>, TermStats)]) -> Corpus {
 /// instead of the 32 nearest overall). The floors below are those figures, so a blend that drifts
 /// further from one corpus fails here.
 #[test]
+#[cfg(feature = "pdf")]
 fn library_and_browser_with_their_own_idf_mostly_cite_the_first_page_one_corpus_of_all_files_would() {
     let lib_a = read_filing("AMCOR_2023Q2_10Q.pdf");
     let lib_b = read_filing("BESTBUY_2024Q2_10Q.pdf");
