@@ -183,14 +183,33 @@ fn a_killed_ingest_resumes_without_duplicates_and_replace_reads_a_file_again() {
         u.dedup();
         assert_eq!(u.len(), v.len(), "no document is stored twice: {v:?}");
     };
-    let before = ids("3M total net sales by segment");
+    // What the resumed ingest wrote becomes visible to searches after the same short delay: read
+    // until two reads a second apart agree (at most 30 s) before comparing.
+    let settled = |q: &str| -> Vec<String> {
+        let mut last = ids(q);
+        for _ in 0..30 {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            let now = ids(q);
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
+        last
+    };
+    let before = settled("3M total net sales by segment");
     check_unique(&before);
 
     let (_, err) = run_ok(&s(&["ingest", &big, "--store", &lib, "--replace"]));
     assert!(err.contains("[1/1]") && err.contains("2 files in the library"), "{err}");
-    let after = ids("3M total net sales by segment");
+    let after = settled("3M total net sales by segment");
     check_unique(&after);
-    assert_eq!(before.len(), after.len());
+    let sorted = |v: &[String]| -> Vec<String> {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&before), sorted(&after), "--replace stores the same documents again");
 }
 
 #[test]
