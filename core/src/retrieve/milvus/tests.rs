@@ -299,14 +299,19 @@ async fn store_filing(m: &MilvusStore<'_, FakeMilvus>, e: &OfflineEmbedder, docs
     m.put_file(&f, docs, &vectors, &stats).await.unwrap();
 }
 
+/// The sample filing stored in `fake`, opened as a library search.
+async fn acme_library<'t>(fake: &'t FakeMilvus, e: &'t OfflineEmbedder, s: &'t RetrievalSettings) -> MilvusSearch<'t, FakeMilvus> {
+    store_filing(&MilvusStore::new(fake, url(), None), e, &filing()).await;
+    MilvusStore::new(fake, url(), None).open_search(e, s).await.unwrap()
+}
+
 #[test]
 fn a_library_on_the_server_answers_exactly_as_the_same_files_searched_locally() {
     futures::executor::block_on(async {
         let fake = FakeMilvus::default();
         let e = OfflineEmbedder::default();
         let s = RetrievalSettings::default();
-        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
-        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        let remote = acme_library(&fake, &e, &s).await;
         assert_eq!(remote.files.len(), 1);
 
         let c = local_corpus(&e, filing(), "acme.pdf");
@@ -390,8 +395,7 @@ fn library_and_browser_files_search_as_one_and_a_file_in_both_counts_once() {
         let fake = FakeMilvus::default();
         let e = OfflineEmbedder::default();
         let s = RetrievalSettings::default();
-        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
-        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        let remote = acme_library(&fake, &e, &s).await;
 
         // A file dropped in the browser beside the library.
         let c = local_corpus(&e, other_filing(), "beta.pdf");
@@ -427,8 +431,7 @@ fn a_library_that_fails_fails_the_blended_search_instead_of_answering_from_the_b
         let fake = FakeMilvus::default();
         let e = OfflineEmbedder::default();
         let s = RetrievalSettings::default();
-        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
-        let mut remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        let mut remote = acme_library(&fake, &e, &s).await;
         // The collection disappears after the library was opened.
         fake.collections.borrow_mut().remove("filings");
         remote.files.clear();
@@ -446,8 +449,7 @@ fn a_filtered_search_answered_empty_while_rows_match_is_asked_again_and_never_re
         let fake = FakeMilvus::default();
         let e = OfflineEmbedder::default();
         let s = RetrievalSettings::default();
-        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
-        let remote = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        let remote = acme_library(&fake, &e, &s).await;
         let want = remote.search("net sales 2022", 3, Some(Modality::Table)).await.unwrap();
         assert!(!want.is_empty());
 
