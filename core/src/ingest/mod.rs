@@ -173,7 +173,7 @@ impl TextLine {
 }
 
 /// A text block of `lines` (text, size), each one span in face 0, for tests.
-#[cfg(test)]
+#[cfg(all(test, feature = "pdf"))]
 pub(crate) fn text_block(bbox: BBox, lines: &[(&str, f32)]) -> Block {
     let lines: Vec<TextLine> = lines
         .iter()
