@@ -3,6 +3,7 @@
 use super::embed::embedding_inputs;
 use super::*;
 use crate::corpus::{doc_id, Doc, ExtractionConfidence};
+use std::collections::BTreeMap;
 
 fn doc(source: &str, page: u32, modality: Modality, n: &str, text: &str) -> Doc {
     Doc::bare(&doc_id(source, page, modality, n), source, page, modality, text)
@@ -393,8 +394,8 @@ fn outline_sections_are_embedded_with_the_text_and_sections_read_from_headings_a
 fn hyde_scores_lexical_overlap_with_the_question_and_dense_similarity_with_the_passage() {
     use super::lexical::{lexical_score, terms};
     let (c, e) = corpus_of(filing());
-    // No per-page cap: every document comes back.
-    let s = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+    // No per-page cap: every document comes back; no structural prior: the score is the blend.
+    let s = RetrievalSettings { max_hits_per_page: 0, statement_prior: 0.0, ..RetrievalSettings::default() };
     let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
     let q = "What was the FY2022 capex?";
     // A hypothetical passage (spec §8.6: it may invent figures) full of words other documents hold.
@@ -417,4 +418,52 @@ fn hyde_scores_lexical_overlap_with_the_question_and_dense_similarity_with_the_p
     // Without a passage the same question gives the same lexical terms, with its own dense pool.
     let plain = ls.search_now(q, 7, None).unwrap();
     assert_eq!(plain.len(), 7);
+}
+
+#[test]
+fn statement_page_documents_are_lifted_by_the_prior_and_prose_is_not() {
+    // A statement page (title in its first lines, a table on it) and a prose page that names the
+    // same line items: the prior adds `statement_prior` to the statement page's documents only.
+    let docs = vec![
+        doc("acme.pdf", 20, Modality::Text, "0", "We turn inventory quickly; accounts payable to suppliers are settled after we collect from customers."),
+        doc("acme.pdf", 40, Modality::Text, "0", "ACME INC. CONSOLIDATED BALANCE SHEETS (in millions)"),
+        doc("acme.pdf", 40, Modality::Table, "t0", "Inventories | 16,047 | 11,461\nAccounts payable | 34,616 | 25,309"),
+    ];
+    let (c, e) = corpus_of(docs);
+    let q = "How quickly does Acme turn inventory and pay its accounts payable?";
+    let on = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+    let off = RetrievalSettings { statement_prior: 0.0, ..on.clone() };
+    let scores = |s: &RetrievalSettings| -> BTreeMap<String, f64> {
+        LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 3, None).unwrap().into_iter().map(|h| (h.doc.id, h.score)).collect()
+    };
+    let (with, without) = (scores(&on), scores(&off));
+    assert_eq!(with.len(), 3);
+    for (id, s) in &with {
+        let lift = if id.contains("-p40-") { on.statement_prior } else { 0.0 };
+        assert!((s - without[id] - lift).abs() < 1e-9, "{id}: {s} vs {}", without[id]);
+    }
+}
+
+/// On a real filing (Amazon's 2019 10-K, FinanceBench): the question asks for a figure of the
+/// income statement. The statements of operations (p38) come first; the statement of
+/// comprehensive income (p39), which repeats net income, is not an income statement; without the
+/// structural prior the statements page is not first.
+#[cfg(feature = "pdf")]
+#[test]
+fn income_statement_question_finds_the_statements_of_operations_on_a_real_filing() {
+    let name = "AMAZON_2019_10K.pdf";
+    let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
+    let Ok(bytes) = std::fs::read(&path) else { panic!("{path} missing (the shared corpus is needed)") };
+    let settings = crate::config::Settings::paper();
+    let ex = crate::ingest::extract_on_threads(bytes, name, &settings.ingest, 1);
+    let docs = crate::ingest::documents(&ex, &settings.ingest);
+    let (c, e) = corpus_of(docs);
+    let idx = c.page_index();
+    let statement = |page: u32| idx.pages.iter().any(|p| p.statement && c.docs[p.members[0]].page == page);
+    assert!(statement(38) && statement(40), "operations and balance sheet pages are statement pages");
+    assert!(!statement(39), "comprehensive income is not");
+    let q = "By drawing conclusions from the information stated only in the income statement, what is Amazon's FY2019 net income attributable to shareholders (in USD millions)?";
+    let first = |s: &RetrievalSettings| LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 8, None).unwrap()[0].doc.page;
+    assert_eq!(first(&settings.retrieval), 38);
+    assert_ne!(first(&RetrievalSettings { statement_prior: 0.0, ..settings.retrieval.clone() }), 38);
 }
