@@ -237,7 +237,8 @@ fn hnsw_recall_matches_exact_scan() {
 
 /// Native measurement (not a check): `cargo test -p clair-core --lib retrieve::tests::measure_scale
 /// -- --ignored --nocapture`, with `--config 'profile.dev.package.clair-core.opt-level=3'` for real
-/// figures. Env: CLAIR_BENCH_N (20000), CLAIR_BENCH_DIMS (1024), CLAIR_BENCH_HNSW (1 to build).
+/// figures. Env: CLAIR_BENCH_N (20000), CLAIR_BENCH_DIMS (1024), CLAIR_BENCH_HNSW (1 to build),
+/// CLAIR_BENCH_PRIOR (`retrieval.statement_prior`, 0 = off).
 #[test]
 #[ignore]
 fn measure_scale() {
@@ -245,12 +246,27 @@ fn measure_scale() {
     let dims: usize = std::env::var("CLAIR_BENCH_DIMS").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
     let nq = 200;
     let vecs = synthetic(n + nq, dims, 200, 11);
+    // Every 50th page a primary statement (its title first, then a table), as in a library of
+    // filings: the structural prior's statement pages join every query's pool.
     let docs: Vec<Doc> = (0..n)
-        .map(|i| doc("syn.pdf", 1 + i as u32 / 3, Modality::Text, &i.to_string(), "net sales cost of sales operating income"))
+        .map(|i| {
+            let page = 1 + i as u32 / 3;
+            match (page % 50, i % 3) {
+                (0, 0) => doc("syn.pdf", page, Modality::Text, &i.to_string(), "CONSOLIDATED BALANCE SHEETS (in millions) total assets"),
+                (0, _) => doc("syn.pdf", page, Modality::Table, &i.to_string(), "Total assets | 1,000 | 900"),
+                _ => doc("syn.pdf", page, Modality::Text, &i.to_string(), "net sales cost of sales operating income"),
+            }
+        })
         .collect();
     let mut c = Corpus::new("synthetic", dims);
     c.add(docs, vecs[..n].to_vec()).unwrap();
-    let s = RetrievalSettings::default();
+    let mut s = RetrievalSettings::default();
+    if let Some(w) = std::env::var("CLAIR_BENCH_PRIOR").ok().and_then(|v| v.parse().ok()) {
+        s.statement_prior = w;
+    }
+    let t = std::time::Instant::now();
+    let statements = c.page_index().pages.iter().filter(|p| p.statement).count();
+    println!("page index (first search only): {:.1} ms, {statements} statement pages", t.elapsed().as_secs_f64() * 1e3);
     let mut lat = vec![];
     for q in &vecs[n..] {
         let t = std::time::Instant::now();
