@@ -6,7 +6,12 @@
 //! `--static-table` (its weight is `retrieval.static_weight`).
 //!
 //!   cargo run --release -p clair-cli --example retrieval_folds -- CORPORA_DIR QUESTIONS.jsonl
-//!       [--config SETTINGS.toml] [--static-table FILE] [--k 8] [--folds 5] [--misses]
+//!       [--config SETTINGS.toml] [--static-table FILE] [--k 8] [--folds 5] [--misses] [--ranks] [--explain 1,3]
+//!
+//! `--misses` lists the questions whose gold page is not in the top k; `--ranks` every question's
+//! gold rank; `--explain FOLDS` prints,
+//! for every question of those folds whose gold page is not first, the start of the gold page and
+//! of the rank-1 page (the failure analysis in docs/retrieval-bench.md).
 use clair_core::config::Settings;
 use clair_core::retrieve::embed::embedding_inputs;
 use clair_core::retrieve::static_embed::StaticTable;
@@ -22,7 +27,7 @@ fn main() {
         let mut i = 0;
         while i < args.len() {
             if args[i].starts_with("--") {
-                i += if args[i] == "--misses" { 1 } else { 2 };
+                i += if args[i] == "--misses" || args[i] == "--ranks" { 1 } else { 2 };
                 continue;
             }
             out.push(&args[i]);
@@ -88,11 +93,44 @@ fn main() {
         let hits = s.search_now(question, k, None).unwrap_or_default();
         let gold: Vec<u32> = q["evidence"].as_array().into_iter().flatten().filter_map(|e| e["evidence_page_num"].as_u64()).map(|p| p as u32 + 1).collect();
         let rank = hits.iter().take(k).position(|h| gold.contains(&h.doc.page)).map(|i| i + 1);
+        let fold = fold_of[q["company"].as_str().unwrap_or("")];
+        if let Some(fs) = value("--explain") {
+            // Failure analysis: every question of the listed folds whose gold page is not first.
+            let listed = fs.split(',').any(|f| f.trim().parse::<usize>().ok() == Some(fold));
+            if listed && rank != Some(1) {
+                let head = |page: u32| {
+                    let t: String = corpus.docs.iter().filter(|d| d.page == page).map(|d| d.text.as_str()).collect::<Vec<_>>().join(" | ");
+                    t.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(220).collect::<String>()
+                };
+                let first = hits.first().map(|h| h.doc.page).unwrap_or(0);
+                let pages: Vec<u32> = hits.iter().map(|h| h.doc.page).collect();
+                println!("## fold {fold} {doc} gold {gold:?} rank {rank:?} got {pages:?}\nQ: {question}");
+                for g in &gold {
+                    println!("  GOLD p{g}: {}", head(*g));
+                }
+                println!("  TOP1 p{first}: {}", head(first));
+                // Where each gold page's best document sits in the dense order and in the blend.
+                let qv = embedder.embed_query(question, corpus.term_stats(&embedder));
+                let dense = corpus.exact_pool(&qv, corpus.len(), None);
+                let blended = clair_core::retrieve::blend::blend_all(dense.iter().map(|&(i, d)| (i, d, corpus.docs[i].text.as_str())), question, &settings.retrieval);
+                for p in gold.iter().chain(std::iter::once(&first)) {
+                    let dr = dense.iter().position(|&(i, _)| corpus.docs[i].page == *p);
+                    let br = blended.iter().position(|&(i, _)| corpus.docs[i].page == *p);
+                    let (bi, bs) = br.map(|r| blended[r]).unwrap_or((0, 0.0));
+                    let d = dense.iter().find(|x| x.0 == bi).map_or(0.0, |x| x.1);
+                    println!("    p{p}: dense doc rank {dr:?}, blend doc rank {br:?} score {bs:.3} (v {:.3}) {}", 1.0 / (1.0 + d), corpus.docs[bi].id);
+                }
+                println!();
+            }
+        }
+        if args.iter().any(|a| a == "--ranks") {
+            println!("rank fold {fold} {rank:?} {doc}: {}", question.chars().take(70).collect::<String>());
+        }
         if rank.is_none() && args.iter().any(|a| a == "--misses") {
             let pages: Vec<u32> = hits.iter().map(|h| h.doc.page).collect();
             eprintln!("miss {doc} gold {gold:?} got {pages:?}: {question}");
         }
-        ranks.push((fold_of[q["company"].as_str().unwrap_or("")], rank));
+        ranks.push((fold, rank));
     }
     let score = |rs: &[Option<usize>]| {
         let n = rs.len().max(1) as f64;

@@ -25,7 +25,7 @@
 use crate::config::Modality;
 use crate::corpus::Doc;
 use crate::llm::{LlmClient, Transport};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::cell::Cell;
 use std::sync::Arc;
 use super::static_embed::StaticTable;
@@ -85,7 +85,7 @@ pub fn embedding_inputs(docs: &[Doc]) -> Vec<String> {
 
 /// The first ≈ 160 characters of a page's first document, cut at a word boundary: where statements
 /// and notes print their titles (chunks may or may not keep line breaks).
-fn page_heading(text: &str) -> String {
+pub(crate) fn page_heading(text: &str) -> String {
     const MAX: usize = 160;
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= MAX {
@@ -451,6 +451,16 @@ impl OfflineEmbedder {
     }
 }
 
+/// Fiscal years a text names: four-digit years 1900–2099 and the forms `fiscal_periods`
+/// normalises ("FY22", "fiscal 2022", "2023Q2").
+pub(crate) fn fiscal_years(text: &str) -> BTreeSet<u32> {
+    normalise_periods(raw_tokens(text))
+        .iter()
+        .filter(|t| t.len() == 4 && (t.starts_with("19") || t.starts_with("20")))
+        .filter_map(|t| t.parse().ok())
+        .collect()
+}
+
 /// `CHARGRAM`-grams of a lowercase word framed as `<word>`; none for words of fewer than
 /// `CHARGRAM` letters or holding a digit (their whole-word feature is the match).
 fn char_grams(stemmed: &str) -> Vec<String> {
@@ -677,7 +687,7 @@ const CONCEPTS: &[(&str, &[&str])] = &[
         "statements of financial position", "statement of financial condition", "statements of financial condition"]),
     ("income_statement", &["income statement", "income statements", "statement of income", "statements of income",
         "statement of operations", "statements of operations", "statement of earnings", "statements of earnings",
-        "p&l", "profit and loss", "statements of comprehensive income", "statement of comprehensive income"]),
+        "p&l", "profit and loss"]),
     ("cash_flow_statement", &["cash flow statement", "cash flow statements", "statement of cash flows",
         "statements of cash flows", "cash flows statement", "cash flows statements"]),
     // Line items of each statement, and the ratios computed from them: a statement page carries many

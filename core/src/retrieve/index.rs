@@ -13,7 +13,8 @@
 
 use crate::hash::{fnv64, fnv64_more};
 use super::blend::{blend_all, cap_per_group};
-use super::embed::{embedding_inputs, OfflineEmbedder, TermStats};
+use super::embed::{embedding_inputs, fiscal_years, OfflineEmbedder, TermStats};
+use super::prior::PageIndex;
 use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::{Doc, ExtractionConfidence, Hit};
 use super::graph::{self, Graph, GraphError, GraphJob, HPoint};
@@ -55,6 +56,8 @@ pub struct Corpus {
     slabs: Vec<Slab>,
     /// Offline-embedder document frequencies, the sum of `source_stats`, on first use.
     stats: OnceCell<TermStats>,
+    /// Pages and their profiles (`prior.rs`), on first use.
+    pages: OnceCell<PageIndex>,
     /// Each file's share of `stats`: handed over from the batch that embedded it
     /// (`set_source_stats`), or computed from its documents on first use. A change to one file
     /// drops only its share, so a new file is search-ready without recomputing the others.
@@ -83,6 +86,7 @@ impl Corpus {
             norms: vec![],
             slabs: vec![],
             stats: OnceCell::new(),
+            pages: OnceCell::new(),
             source_stats: RefCell::default(),
             generation: 0,
         }
@@ -179,6 +183,7 @@ impl Corpus {
         }
         self.vectors = Arc::from(vectors);
         self.stats = OnceCell::new();
+        self.pages = OnceCell::new();
         self.generation += 1;
     }
 
@@ -324,13 +329,47 @@ impl Corpus {
         if query_vec.len() != self.dims || k == 0 {
             return (vec![], SearchPath::Exact);
         }
-        let (pool, path) = self.pool_traced(query_vec, k * s.pool_factor.max(1), modality, use_graphs);
-        let ranked = blend_all(pool.iter().map(|&(i, d)| (i, d, self.docs[i].text.as_str())), query_text, s);
+        let (mut pool, path) = self.pool_traced(query_vec, k * s.pool_factor.max(1), modality, use_graphs);
+        // The structural prior (`prior.rs`): statement pages join the pool and are lifted.
+        let prior = (s.statement_prior > 0.0).then(|| self.page_index());
+        let years = if s.statement_prior_needs_year { fiscal_years(query_text) } else { BTreeSet::new() };
+        let lifted = |i: usize| prior.is_some_and(|p| p.lifts(i, &years, s.statement_prior_needs_year));
+        if let Some(pages) = prior {
+            let dist = self.distance_fn(query_vec);
+            let in_pool: BTreeSet<usize> = pool.iter().map(|x| x.0).collect();
+            for page in pages.pages.iter().filter(|p| p.statement) {
+                let nearest = page
+                    .members
+                    .iter()
+                    .copied()
+                    .filter(|&j| modality.is_none_or(|m| self.docs[j].modality == m))
+                    .filter(|&j| !(modality == Some(Modality::Table) && self.docs[j].confidence == ExtractionConfidence::Low))
+                    .filter(|&j| lifted(j))
+                    .map(|j| (j, dist(j)))
+                    .min_by(cmp_pair);
+                if let Some(n) = nearest.filter(|n| !in_pool.contains(&n.0)) {
+                    pool.push(n);
+                }
+            }
+        }
+        let mut ranked = blend_all(pool.iter().map(|&(i, d)| (i, d, self.docs[i].text.as_str())), query_text, s);
+        if prior.is_some() {
+            for r in ranked.iter_mut().filter(|r| lifted(r.0)) {
+                r.1 += s.statement_prior;
+            }
+            // Stable: equal scores keep the blend's order.
+            ranked.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+        }
         let hits = cap_per_group(&ranked, k, s.max_hits_per_page, |i| (self.docs[i].source.as_str(), self.docs[i].page))
             .into_iter()
             .map(|(i, score)| Hit { doc: self.docs[i].clone(), score })
             .collect();
         (hits, path)
+    }
+
+    /// Each document's page and each page's profile for the structural prior, on first use.
+    pub fn page_index(&self) -> &PageIndex {
+        self.pages.get_or_init(|| PageIndex::build(&self.docs))
     }
 
     /// Dense candidates (doc index, squared L2), nearest first, ties by document order.

@@ -7,6 +7,7 @@
 //! - `hierarchical` — the Hierarchical RAG baseline: sections first, then passages within them;
 //! - `graph_rag` — the Graph-RAG baseline: entity graph from indexing, neighbourhood + communities;
 //! - `milvus` — a team library on a Milvus server (REST v1, sans-I/O) behind `Search`;
+//! - `prior` — the structural prior: primary-statement pages, read from the pages themselves;
 //! - `blend` — the 0.65 · 1/(1+d) + 0.35 · ℓ rerank over the 4k pool.
 
 pub mod blend;
@@ -17,6 +18,7 @@ pub mod hierarchical;
 pub mod index;
 pub mod lexical;
 pub mod milvus;
+pub mod prior;
 pub mod static_embed;
 
 pub use embed::{ApiEmbedder, Embedder, OfflineEmbedder};

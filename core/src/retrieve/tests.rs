@@ -3,6 +3,7 @@
 use super::embed::embedding_inputs;
 use super::*;
 use crate::corpus::{doc_id, Doc, ExtractionConfidence};
+use std::collections::BTreeMap;
 
 fn doc(source: &str, page: u32, modality: Modality, n: &str, text: &str) -> Doc {
     Doc::bare(&doc_id(source, page, modality, n), source, page, modality, text)
@@ -236,7 +237,8 @@ fn hnsw_recall_matches_exact_scan() {
 
 /// Native measurement (not a check): `cargo test -p clair-core --lib retrieve::tests::measure_scale
 /// -- --ignored --nocapture`, with `--config 'profile.dev.package.clair-core.opt-level=3'` for real
-/// figures. Env: CLAIR_BENCH_N (20000), CLAIR_BENCH_DIMS (1024), CLAIR_BENCH_HNSW (1 to build).
+/// figures. Env: CLAIR_BENCH_N (20000), CLAIR_BENCH_DIMS (1024), CLAIR_BENCH_HNSW (1 to build),
+/// CLAIR_BENCH_PRIOR (`retrieval.statement_prior`, 0 = off).
 #[test]
 #[ignore]
 fn measure_scale() {
@@ -244,12 +246,27 @@ fn measure_scale() {
     let dims: usize = std::env::var("CLAIR_BENCH_DIMS").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
     let nq = 200;
     let vecs = synthetic(n + nq, dims, 200, 11);
+    // Every 50th page a primary statement (its title first, then a table), as in a library of
+    // filings: the structural prior's statement pages join every query's pool.
     let docs: Vec<Doc> = (0..n)
-        .map(|i| doc("syn.pdf", 1 + i as u32 / 3, Modality::Text, &i.to_string(), "net sales cost of sales operating income"))
+        .map(|i| {
+            let page = 1 + i as u32 / 3;
+            match (page % 50, i % 3) {
+                (0, 0) => doc("syn.pdf", page, Modality::Text, &i.to_string(), "CONSOLIDATED BALANCE SHEETS (in millions) total assets"),
+                (0, _) => doc("syn.pdf", page, Modality::Table, &i.to_string(), "Total assets | 1,000 | 900"),
+                _ => doc("syn.pdf", page, Modality::Text, &i.to_string(), "net sales cost of sales operating income"),
+            }
+        })
         .collect();
     let mut c = Corpus::new("synthetic", dims);
     c.add(docs, vecs[..n].to_vec()).unwrap();
-    let s = RetrievalSettings::default();
+    let mut s = RetrievalSettings::default();
+    if let Some(w) = std::env::var("CLAIR_BENCH_PRIOR").ok().and_then(|v| v.parse().ok()) {
+        s.statement_prior = w;
+    }
+    let t = std::time::Instant::now();
+    let statements = c.page_index().pages.iter().filter(|p| p.statement).count();
+    println!("page index (first search only): {:.1} ms, {statements} statement pages", t.elapsed().as_secs_f64() * 1e3);
     let mut lat = vec![];
     for q in &vecs[n..] {
         let t = std::time::Instant::now();
@@ -393,8 +410,8 @@ fn outline_sections_are_embedded_with_the_text_and_sections_read_from_headings_a
 fn hyde_scores_lexical_overlap_with_the_question_and_dense_similarity_with_the_passage() {
     use super::lexical::{lexical_score, terms};
     let (c, e) = corpus_of(filing());
-    // No per-page cap: every document comes back.
-    let s = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+    // No per-page cap: every document comes back; no structural prior: the score is the blend.
+    let s = RetrievalSettings { max_hits_per_page: 0, statement_prior: 0.0, ..RetrievalSettings::default() };
     let ls = LocalSearch { corpus: &c, embedder: &e, settings: &s };
     let q = "What was the FY2022 capex?";
     // A hypothetical passage (spec §8.6: it may invent figures) full of words other documents hold.
@@ -417,4 +434,52 @@ fn hyde_scores_lexical_overlap_with_the_question_and_dense_similarity_with_the_p
     // Without a passage the same question gives the same lexical terms, with its own dense pool.
     let plain = ls.search_now(q, 7, None).unwrap();
     assert_eq!(plain.len(), 7);
+}
+
+#[test]
+fn statement_page_documents_are_lifted_by_the_prior_and_prose_is_not() {
+    // A statement page (title in its first lines, a table on it) and a prose page that names the
+    // same line items: the prior adds `statement_prior` to the statement page's documents only.
+    let docs = vec![
+        doc("acme.pdf", 20, Modality::Text, "0", "We turn inventory quickly; accounts payable to suppliers are settled after we collect from customers."),
+        doc("acme.pdf", 40, Modality::Text, "0", "ACME INC. CONSOLIDATED BALANCE SHEETS (in millions)"),
+        doc("acme.pdf", 40, Modality::Table, "t0", "Inventories | 16,047 | 11,461\nAccounts payable | 34,616 | 25,309"),
+    ];
+    let (c, e) = corpus_of(docs);
+    let q = "How quickly does Acme turn inventory and pay its accounts payable?";
+    let on = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+    let off = RetrievalSettings { statement_prior: 0.0, ..on.clone() };
+    let scores = |s: &RetrievalSettings| -> BTreeMap<String, f64> {
+        LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 3, None).unwrap().into_iter().map(|h| (h.doc.id, h.score)).collect()
+    };
+    let (with, without) = (scores(&on), scores(&off));
+    assert_eq!(with.len(), 3);
+    for (id, s) in &with {
+        let lift = if id.contains("-p40-") { on.statement_prior } else { 0.0 };
+        assert!((s - without[id] - lift).abs() < 1e-9, "{id}: {s} vs {}", without[id]);
+    }
+}
+
+/// On a real filing (Amazon's 2019 10-K, FinanceBench): the question asks for a figure of the
+/// income statement. The statements of operations (p38) come first; the statement of
+/// comprehensive income (p39), which repeats net income, is not an income statement; without the
+/// structural prior the statements page is not first.
+#[cfg(feature = "pdf")]
+#[test]
+fn income_statement_question_finds_the_statements_of_operations_on_a_real_filing() {
+    let name = "AMAZON_2019_10K.pdf";
+    let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
+    let Ok(bytes) = std::fs::read(&path) else { panic!("{path} missing (the shared corpus is needed)") };
+    let settings = crate::config::Settings::paper();
+    let ex = crate::ingest::extract_on_threads(bytes, name, &settings.ingest, 1);
+    let docs = crate::ingest::documents(&ex, &settings.ingest);
+    let (c, e) = corpus_of(docs);
+    let idx = c.page_index();
+    let statement = |page: u32| idx.pages.iter().any(|p| p.statement && c.docs[p.members[0]].page == page);
+    assert!(statement(38) && statement(40), "operations and balance sheet pages are statement pages");
+    assert!(!statement(39), "comprehensive income is not");
+    let q = "By drawing conclusions from the information stated only in the income statement, what is Amazon's FY2019 net income attributable to shareholders (in USD millions)?";
+    let first = |s: &RetrievalSettings| LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 8, None).unwrap()[0].doc.page;
+    assert_eq!(first(&settings.retrieval), 38);
+    assert_ne!(first(&RetrievalSettings { statement_prior: 0.0, ..settings.retrieval.clone() }), 38);
 }

@@ -1,0 +1,118 @@
+//! The structural prior (not in the paper; `retrieval.statement_prior`): where a filing answers
+//! numeric questions, read from the pages themselves.
+//!
+//! The primary financial statements — balance sheet, income statement, cash flow statement — hold
+//! the line items most numeric questions are computed from, and a filing prints each under its
+//! title at the top of the page. Yet lexically such a page loses to prose: one long table of every
+//! line item is a little similar to every question and very similar to none, and its row documents
+//! are short, so they share few of a question's words (the reference's overlap ℓ is a share of
+//! the question's terms). The prior lifts every document of a statement page by a small constant
+//! and makes the page a candidate whatever its distance. A page counts as a statement page from
+//! its own text alone: a statement title (the concept list's titles, as US GAAP filings word them)
+//! in its first lines, and a table on it — a page that merely refers to "the consolidated balance
+//! sheets" in prose does not print one. No question, no company and no dev file is named here.
+
+use super::embed::{fiscal_years, page_heading, OfflineEmbedder};
+use crate::config::Modality;
+use crate::corpus::Doc;
+use std::collections::{BTreeSet, HashMap};
+
+/// One page of a corpus, as the prior sees it.
+#[derive(Debug, Clone, Default)]
+pub struct PageProfile {
+    /// Its documents (corpus indices).
+    pub members: Vec<usize>,
+    /// A primary statement's title in its first lines and a table on it.
+    pub statement: bool,
+    /// Fiscal years its heading and its tables' column headers name.
+    pub years: BTreeSet<u32>,
+}
+
+/// The pages of a corpus: each document's page and each page's profile.
+#[derive(Debug, Clone, Default)]
+pub struct PageIndex {
+    /// `page_of[i]`: index into `pages` of document i's (source, page).
+    pub page_of: Vec<usize>,
+    pub pages: Vec<PageProfile>,
+}
+
+impl PageIndex {
+    pub fn build(docs: &[Doc]) -> PageIndex {
+        let mut slot: HashMap<(&str, u32), usize> = HashMap::new();
+        let mut pages: Vec<PageProfile> = vec![];
+        let page_of = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let p = *slot.entry((d.source.as_str(), d.page)).or_insert_with(|| {
+                    pages.push(PageProfile::default());
+                    pages.len() - 1
+                });
+                pages[p].members.push(i);
+                p
+            })
+            .collect();
+        let e = OfflineEmbedder::default();
+        for p in pages.iter_mut() {
+            let members: Vec<&Doc> = p.members.iter().map(|&i| &docs[i]).collect();
+            // The page's heading as the embedder takes it (`embedding_inputs`): the start of its
+            // first text document, else of its first document.
+            let first = members.iter().find(|d| d.modality == Modality::Text && d.text.trim().len() >= 20).or(members.first());
+            let heading = first.map(|d| page_heading(&d.text)).unwrap_or_default();
+            let has_table = members.iter().any(|d| d.modality == Modality::Table || d.table.is_some());
+            p.years = fiscal_years(&heading);
+            for t in members.iter().filter_map(|d| d.table.as_ref()) {
+                p.years.extend(fiscal_years(&t.columns.join(" ")));
+            }
+            p.statement = has_table && names_a_statement(&e, &heading);
+        }
+        PageIndex { page_of, pages }
+    }
+
+    /// Whether the prior lifts document `i` for a question naming `years` (`needs_year`: only
+    /// when the page's heading or column headers carry one of them).
+    pub fn lifts(&self, i: usize, years: &BTreeSet<u32>, needs_year: bool) -> bool {
+        let Some(p) = self.page_of.get(i).and_then(|&p| self.pages.get(p)) else { return false };
+        p.statement && (!needs_year || p.years.iter().any(|y| years.contains(y)))
+    }
+}
+
+/// Whether a heading carries a primary statement's title: the balance sheet, the income statement
+/// or the cash flow statement, in any of the wordings the concept list gives them.
+pub fn names_a_statement(e: &OfflineEmbedder, heading: &str) -> bool {
+    let f = e.features(heading);
+    ["#balance_sheet", "#income_statement", "#cash_flow_statement"].iter().any(|k| f.contains_key(*k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::doc_id;
+
+    fn doc(page: u32, modality: Modality, n: &str, text: &str) -> Doc {
+        Doc::bare(&doc_id("acme.pdf", page, modality, n), "acme.pdf", page, modality, text)
+    }
+
+    #[test]
+    fn a_statement_page_is_its_title_in_the_first_lines_and_a_table() {
+        let docs = vec![
+            doc(37, Modality::Text, "0", "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions) Years ended December 31, 2022 2021"),
+            doc(37, Modality::Table, "t0", "Net sales | 34,229 | 35,355"),
+            // Prose that names a statement, but prints none.
+            doc(52, Modality::Text, "0", "The consolidated balance sheets present fairly, in all material respects, the financial position."),
+            // A note with a table but no statement title.
+            doc(60, Modality::Text, "0", "Note 8. Leases. Maturities of lease liabilities as of December 31, 2022"),
+            doc(60, Modality::Table, "t0", "2023 | 1,200"),
+            // The statement of comprehensive income is not the income statement (ASC 220).
+            doc(38, Modality::Text, "0", "CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME (in millions) Net income 5,777"),
+            doc(38, Modality::Table, "t0", "Net income | 5,777"),
+        ];
+        let idx = PageIndex::build(&docs);
+        let statement: Vec<u32> = (0..docs.len()).filter(|&i| idx.lifts(i, &BTreeSet::new(), false)).map(|i| docs[i].page).collect();
+        assert_eq!(statement, [37, 37], "both documents of the statement page, nothing else");
+        assert_eq!(idx.pages[idx.page_of[0]].years, BTreeSet::from([2021, 2022]));
+        // With `statement_prior_needs_year`, the question's year must be among the page's.
+        assert!(idx.lifts(0, &BTreeSet::from([2022]), true));
+        assert!(!idx.lifts(0, &BTreeSet::from([2019]), true));
+    }
+}
