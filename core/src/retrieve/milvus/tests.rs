@@ -190,10 +190,18 @@ struct FakeMilvus {
     down: bool,
     /// The next this-many filtered searches answer nothing, as the 10⁵-chunk run once saw.
     empty_filtered: std::cell::Cell<usize>,
+    /// The next this-many unfiltered searches answer one row, as Milvus 2.3's interim index on a
+    /// growing segment answered a fraction of the rows (docs/scale.md).
+    thin_unfiltered: std::cell::Cell<usize>,
     searches: std::cell::Cell<usize>,
+    /// The last auto id given (Milvus's are ≈ 4.7 × 10¹⁷).
+    last_id: std::cell::Cell<i64>,
 }
 
 fn matches(row: &Value, filter: &str) -> bool {
+    if let Some(n) = filter.strip_prefix("id > ") {
+        return row_id(row).unwrap() > n.parse::<i64>().unwrap();
+    }
     filter.split(" or ").any(|alt| {
         alt.split(" and ").all(|cond| {
             let (k, v) = cond.split_once(" == ").or_else(|| cond.split_once(" >= ")).unwrap();
@@ -226,7 +234,14 @@ impl StoreTransport for FakeMilvus {
         match path.split('?').next().unwrap() {
             "/collections/describe" => ok(json!({"collectionName": name, "fields": [{"name": "id", "type": "Int64"}, {"name": "vector", "type": format!("FloatVector({dims})")}]})),
             "/insert" => {
-                rows.extend(body["data"].as_array().unwrap().iter().cloned());
+                for r in body["data"].as_array().unwrap() {
+                    // Auto ids, increasing, read back as strings (REST v1 writes Int64 so).
+                    let id = self.last_id.get().max(470_950_385_177_067_566) + 1;
+                    self.last_id.set(id);
+                    let mut r = r.clone();
+                    r["id"] = json!(id.to_string());
+                    rows.push(r);
+                }
                 ok(json!({"insertCount": body["data"].as_array().unwrap().len()}))
             }
             "/delete" => {
@@ -238,6 +253,11 @@ impl StoreTransport for FakeMilvus {
                 let f = body["filter"].as_str().unwrap();
                 let off = body["offset"].as_u64().unwrap() as usize;
                 let lim = body["limit"].as_u64().unwrap() as usize;
+                if off + lim > MAX_TOPK {
+                    let m = format!("invalid max query result window, (offset+limit) should be in range [1, 16384], but got {}", off + lim);
+                    return Ok(reply(&json!({"code": 65535, "message": m}).to_string()));
+                }
+                // In primary-key order, as Milvus 2.3 answers a limited query.
                 ok(Value::Array(rows.iter().filter(|r| matches(r, f)).skip(off).take(lim).cloned().collect()))
             }
             "/search" => {
@@ -260,7 +280,11 @@ impl StoreTransport for FakeMilvus {
                     })
                     .collect();
                 hits.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
-                let lim = body["limit"].as_u64().unwrap() as usize;
+                let mut lim = body["limit"].as_u64().unwrap() as usize;
+                if f.is_none() && self.thin_unfiltered.get() > 0 {
+                    self.thin_unfiltered.set(self.thin_unfiltered.get() - 1);
+                    lim = 1;
+                }
                 ok(Value::Array(hits.into_iter().take(lim).map(|(d, r)| json!({"distance": d, "doc": r["doc"]})).collect()))
             }
             other => panic!("unexpected path {other}"),
@@ -545,4 +569,62 @@ fn library_and_browser_with_their_own_idf_mostly_cite_the_first_page_one_corpus_
     assert_eq!(qs.len(), 65);
     assert!(same[0][2] >= 49, "the blended search's first page agrees with one corpus's for {} of 65 questions", same[0][2]);
     assert!(same[1][2] >= same[0][2], "one IDF on both sides agrees at least as often");
+}
+
+#[test]
+fn an_unfiltered_search_answered_short_while_rows_exist_is_asked_again_and_never_returned_thin() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        let remote = acme_library(&fake, &e, &s).await;
+        // k 3 asks for a pool of 12: the library's 6 documents are all of it, one search.
+        fake.searches.set(0);
+        let want = remote.search("capital expenditure", 3, None).await.unwrap();
+        assert_eq!((want.len(), fake.searches.get()), (3, 1));
+
+        // Once thinned: asked again, the same answer.
+        fake.thin_unfiltered.set(1);
+        fake.searches.set(0);
+        assert_eq!(remote.search("capital expenditure", 3, None).await.unwrap(), want);
+        assert_eq!(fake.searches.get(), 2, "asked twice");
+
+        // Twice: an error saying how many rows the collection holds, not a one-row pool.
+        fake.thin_unfiltered.set(2);
+        let err = remote.search("capital expenditure", 3, None).await.unwrap_err();
+        assert!(err.contains("unfiltered search with 1 rows although the collection holds at least 6"), "{err}");
+        assert!(err.contains("interimIndex.enableIndex=false"), "the message names the server setting: {err}");
+    });
+}
+
+#[test]
+fn a_library_of_more_manifest_rows_than_one_query_answers_opens_whole() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let s = RetrievalSettings::default();
+        let store = MilvusStore::new(&fake, url(), None);
+        store_filing(&store, &e, &filing()).await;
+        // 16,500 files of one manifest row each, more than Milvus answers in one query (16,384
+        // counting the offset), written in a few inserts.
+        let extra = 16_500;
+        let rows: Vec<String> = (0..extra)
+            .flat_map(|i| {
+                let f = FileEntry { hash: format!("h{i:05}"), source: format!("f{i:05}.pdf"), embedder: e.name(), docs: 0 };
+                manifest_rows(&f, &TermStats::default())
+            })
+            .map(|r| r.to_string())
+            .collect();
+        for batch in rows.chunks(4096) {
+            store.call(store.api.insert(&store.api.manifest(), batch), "filings_files").await.unwrap();
+        }
+        let files = store.files().await.unwrap();
+        assert_eq!(files.len(), extra + 1, "every file is read");
+        assert!(files.iter().any(|f| f.source == "acme.pdf") && files.iter().any(|f| f.source == "f16499.pdf"));
+
+        let lib = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap();
+        let (_, acme_stats) = e.embed_documents_with_stats(&embedding_inputs(&filing()));
+        assert_eq!((lib.files.len(), lib.stats.docs), (extra + 1, acme_stats.docs));
+        assert!(!lib.search("net sales", 3, None).await.unwrap().is_empty());
+    });
 }
