@@ -8,7 +8,9 @@
 //!     cargo test --release -p clair-cli --test milvus_scale -- --ignored --nocapture
 //!
 //! `CLAIR_MILVUS_SCALE` may list sizes (`100000,500000,1000000`): the library grows to each in
-//! turn and every stage is measured. `CLAIR_MILVUS_PID` (the `milvus run standalone` process) adds
+//! turn and every stage is measured. `CLAIR_MILVUS_SCALE_COLLECTION=<name>` continues with a
+//! collection an earlier run filled (its manifest says how many chunks it holds): a stage it
+//! already reaches is measured without inserting. `CLAIR_MILVUS_PID` (the `milvus run standalone` process) adds
 //! its resident memory, `CLAIR_MILVUS_DATA` (its data folder) the folder's size; inserting stops
 //! early, and says so, when the disk holding that folder falls under `CLAIR_MILVUS_MIN_FREE_GB`
 //! (6) free, and the stage reached is measured instead.
@@ -104,11 +106,16 @@ fn insert_throughput_and_query_latency_at_scale() {
     let mut stored = 0;
     let mut copy = 0;
     let mut disk_full = false;
+    if reuse.is_some() {
+        // Grow (or measure) the library as an earlier run left it: its files say how far it got.
+        let files = futures::executor::block_on(store.files()).unwrap();
+        stored = files.iter().map(|f| f.docs).sum();
+        copy = files.len();
+        // Copies added now get noise of their own, not the first copies' again.
+        seed ^= (copy as u64 + 1).wrapping_mul(0x2545f4914f6cdd1d);
+        eprintln!("resuming {name}: {stored} chunks in {copy} files");
+    }
     for &n in &stages {
-        if reuse.is_some() {
-            stored = n;
-            copy = n.div_ceil(per_file);
-        }
         let t0 = Instant::now();
         let (from, waited0, sent0) = (stored, http.waited_ns.load(Ordering::Relaxed), http.sent_bytes.load(Ordering::Relaxed));
         while stored < n {
