@@ -80,7 +80,13 @@ fn insert_throughput_and_query_latency_at_scale() {
         .split(',')
         .map(|v| v.trim().parse().expect("CLAIR_MILVUS_SCALE: sizes separated by commas"))
         .collect();
-    let data_dir = std::env::var("CLAIR_MILVUS_DATA").ok();
+    // Relative to the workspace root, where the command is typed (cargo runs tests in cli/); a
+    // folder that cannot be measured fails here rather than leave the disk guard silently off.
+    let data_dir = std::env::var("CLAIR_MILVUS_DATA").ok().map(|d| {
+        let d = if std::path::Path::new(&d).is_relative() { format!("{}/../{d}", env!("CARGO_MANIFEST_DIR")) } else { d };
+        assert!(free_gb(&d).is_some(), "CLAIR_MILVUS_DATA={d}: no such folder");
+        d
+    });
     let min_free: f64 = std::env::var("CLAIR_MILVUS_MIN_FREE_GB").ok().and_then(|v| v.parse().ok()).unwrap_or(6.0);
     let s = Settings::paper();
     let e = OfflineEmbedder::default();
