@@ -11,6 +11,7 @@
 
 use crate::state::use_app;
 use crate::settings::CheckResult;
+use clair_core::protocol::{FromWorker, LibraryStats, ToWorker};
 use clair_core::retrieve::milvus::{FileEntry, Method, MilvusSearch, MilvusStore, Reply, Request, StoreError, StoreTransport, StoreUrl};
 use clair_core::retrieve::OfflineEmbedder;
 use leptos::prelude::*;
@@ -123,6 +124,33 @@ pub fn message(e: &StoreError) -> String {
 /// collection's vector size (what `clair ingest --store` wrote).
 pub async fn open<'t>(t: &'t FetchStore, url: StoreUrl, token: Option<String>, e: &'t OfflineEmbedder, s: &'t clair_core::config::RetrievalSettings) -> Result<MilvusSearch<'t, FetchStore>, String> {
     MilvusStore::new(t, url, token).open_search(e, s).await.map_err(|e| message(&e))
+}
+
+/// Open the library for a run, its queries weighted with ONE set of statistics on both sides:
+/// the worker merges the library's with this browser's files the library does not hold
+/// (`ToWorker::LibraryStats`), weights its own searches with them, and the library's search
+/// takes the same (docs/scale.md, "Library and browser statistics").
+pub async fn open_with_browser<'t>(
+    t: &'t FetchStore,
+    url: StoreUrl,
+    token: Option<String>,
+    e: &'t OfflineEmbedder,
+    s: &'t clair_core::config::RetrievalSettings,
+) -> Result<MilvusSearch<'t, FetchStore>, String> {
+    let mut remote = open(t, url, token, e, s).await?;
+    let library = LibraryStats { stats: remote.stats.clone(), sources: remote.files.iter().map(|f| f.source.clone()).collect() };
+    match crate::worker::request(ToWorker::LibraryStats { id: crate::worker::next_id(), library: Some(library) }, None).await {
+        FromWorker::QueryStats { stats: Some(merged), .. } => remote.stats = merged,
+        FromWorker::Failed { error, .. } => return Err(error),
+        other => return Err(format!("unexpected worker reply: {other:?}")),
+    }
+    Ok(remote)
+}
+
+/// After a run with the library (or before one without): the worker weights queries with this
+/// browser's statistics alone again.
+pub async fn browser_alone() {
+    let _ = crate::worker::request(ToWorker::LibraryStats { id: crate::worker::next_id(), library: None }, None).await;
 }
 
 /// The embedder of the collection's size.

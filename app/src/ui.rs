@@ -347,20 +347,25 @@ fn ask(app: AppState) {
         };
         let t0 = now_ms();
         let result = match library_url {
-            None => clair_core::pipeline::run(&q, &settings, &client, &search, &mut on_progress).await,
+            None => {
+                crate::library::browser_alone().await;
+                clair_core::pipeline::run(&q, &settings, &client, &search, &mut on_progress).await
+            }
             // Issue 42: the library's files on the server and this browser's files, searched as one.
             Some(url) => {
                 let t = crate::library::FetchStore;
                 match crate::library::embedder(&t, &url, library_token.clone()).await {
                     Err(e) => Err(e),
-                    Ok(e) => match crate::library::open(&t, url, library_token, &e, &settings.retrieval).await {
+                    Ok(e) => match crate::library::open_with_browser(&t, url, library_token, &e, &settings.retrieval).await {
                         Err(e) => Err(e),
                         Ok(remote) => {
                             viewer_library.set(remote.files.iter().map(|f| f.source.clone()).collect());
                             progress.update(|p| p.push(format!("library on the server: {} file(s); this browser: {}", remote.files.len(), local_sources.len())));
                             let local = (!local_sources.is_empty()).then_some(&search);
                             let both = WithLibrary { local, library: &remote, local_sources, settings: &settings.retrieval };
-                            clair_core::pipeline::run(&q, &settings, &client, &both, &mut on_progress).await
+                            let r = clair_core::pipeline::run(&q, &settings, &client, &both, &mut on_progress).await;
+                            crate::library::browser_alone().await;
+                            r
                         }
                     },
                 }

@@ -96,7 +96,7 @@ pub fn ingest(a: &Args, s: &Settings, url: StoreUrl, token: Option<String>) -> R
     }
     let total = queue.len();
     if total == 0 {
-        eprintln!("{label}: nothing to ingest");
+        eprintln!("{label}: nothing to ingest; {} files in the library", present.len());
         return Ok(());
     }
     // Files in parallel, one reading thread each, as many as there are cores (CLAIR_THREADS).

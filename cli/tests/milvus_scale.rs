@@ -8,7 +8,9 @@
 //!     cargo test --release -p clair-cli --test milvus_scale -- --ignored --nocapture
 //!
 //! `CLAIR_MILVUS_SCALE` may list sizes (`100000,500000,1000000`): the library grows to each in
-//! turn and every stage is measured. `CLAIR_MILVUS_PID` (the `milvus run standalone` process) adds
+//! turn and every stage is measured. `CLAIR_MILVUS_SCALE_COLLECTION=<name>` continues with a
+//! collection an earlier run filled (its manifest says how many chunks it holds): a stage it
+//! already reaches is measured without inserting. `CLAIR_MILVUS_PID` (the `milvus run standalone` process) adds
 //! its resident memory, `CLAIR_MILVUS_DATA` (its data folder) the folder's size; inserting stops
 //! early, and says so, when the disk holding that folder falls under `CLAIR_MILVUS_MIN_FREE_GB`
 //! (6) free, and the stage reached is measured instead.
@@ -78,7 +80,13 @@ fn insert_throughput_and_query_latency_at_scale() {
         .split(',')
         .map(|v| v.trim().parse().expect("CLAIR_MILVUS_SCALE: sizes separated by commas"))
         .collect();
-    let data_dir = std::env::var("CLAIR_MILVUS_DATA").ok();
+    // Relative to the workspace root, where the command is typed (cargo runs tests in cli/); a
+    // folder that cannot be measured fails here rather than leave the disk guard silently off.
+    let data_dir = std::env::var("CLAIR_MILVUS_DATA").ok().map(|d| {
+        let d = if std::path::Path::new(&d).is_relative() { format!("{}/../{d}", env!("CARGO_MANIFEST_DIR")) } else { d };
+        assert!(free_gb(&d).is_some(), "CLAIR_MILVUS_DATA={d}: no such folder");
+        d
+    });
     let min_free: f64 = std::env::var("CLAIR_MILVUS_MIN_FREE_GB").ok().and_then(|v| v.parse().ok()).unwrap_or(6.0);
     let s = Settings::paper();
     let e = OfflineEmbedder::default();
@@ -104,11 +112,16 @@ fn insert_throughput_and_query_latency_at_scale() {
     let mut stored = 0;
     let mut copy = 0;
     let mut disk_full = false;
+    if reuse.is_some() {
+        // Grow (or measure) the library as an earlier run left it: its files say how far it got.
+        let files = futures::executor::block_on(store.files()).unwrap();
+        stored = files.iter().map(|f| f.docs).sum();
+        copy = files.len();
+        // Copies added now get noise of their own, not the first copies' again.
+        seed ^= (copy as u64 + 1).wrapping_mul(0x2545f4914f6cdd1d);
+        eprintln!("resuming {name}: {stored} chunks in {copy} files");
+    }
     for &n in &stages {
-        if reuse.is_some() {
-            stored = n;
-            copy = n.div_ceil(per_file);
-        }
         let t0 = Instant::now();
         let (from, waited0, sent0) = (stored, http.waited_ns.load(Ordering::Relaxed), http.sent_bytes.load(Ordering::Relaxed));
         while stored < n {

@@ -197,18 +197,64 @@ fn a_killed_ingest_resumes_without_duplicates_and_replace_reads_a_file_again() {
         }
         last
     };
-    let before = settled("3M total net sales by segment");
+    let q = "3M total net sales by segment";
+    let tables = |q: &str| -> Vec<String> {
+        let (out, _) = run_ok(&s(&["search", "--store", &lib, q, "--k", "60", "--modality", "table", "--json"]));
+        hits(&out).iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
+    };
+    let before = settled(q);
     check_unique(&before);
+    let tables_before = tables(q);
 
     let (_, err) = run_ok(&s(&["ingest", &big, "--store", &lib, "--replace"]));
     assert!(err.contains("[1/1]") && err.contains("2 files in the library"), "{err}");
-    let after = settled("3M total net sales by segment");
+    let after = settled(q);
     check_unique(&after);
-    // Known defect (issue 42): right after `--replace` Milvus answers searches thinned by the
-    // deleted rows (a tables-only search: 58 rows where at least 240 match, which the filtered
-    // guard refuses; an unfiltered one: fewer table documents than before), until it compacts.
-    // So what is compared here is what holds at once: the file is read again, nothing twice.
-    assert!(!after.is_empty() && after.iter().all(|id| id.starts_with("3M_2022_10K-") || id.starts_with(AMCOR_8K)), "{after:?}");
+    // The file read again answers as before, at once: the replaced rows stay in Milvus's growing
+    // segment beside the new ones until it compacts, and Milvus 2.3's interim index over that
+    // segment reached a fraction of its rows (docs/scale.md: a tables-only search answered 28
+    // rows where 1,295 match, an unfiltered top 256 shared 69 with the exact one), which
+    // `scripts/milvus.sh` turns off.
+    assert_eq!(after, before, "the same pages, in the same order, right after --replace");
+    assert_eq!(tables(q), tables_before, "the same tables, right after --replace");
+}
+
+#[test]
+#[ignore = "needs a real Milvus: scripts/milvus.sh serve, then CLAIR_MILVUS=milvus://127.0.0.1:19530"]
+fn a_library_of_more_manifest_rows_than_one_milvus_query_answers_opens_and_searches() {
+    let lib = store("manifest");
+    let (_, err) = run_ok(&s(&["ingest", &pdf(AMCOR_8K), "--store", &lib]));
+    assert!(err.contains("1 files in the library"), "{err}");
+    // 16,500 more files of one small manifest row each (no documents): more rows than Milvus
+    // answers in one query (16,384, offset included). Written straight to the manifest, as
+    // ingesting 16,500 filings would take hours.
+    let (http, collection) = lib.replacen("milvus://", "http://", 1).rsplit_once('/').map(|(h, c)| (h.to_string(), c.to_string())).unwrap();
+    let extra = 16_500;
+    let embedder = clair_core::retrieve::Embedder::name(&clair_core::retrieve::OfflineEmbedder::default());
+    for start in (0..extra).step_by(2_500) {
+        let rows: Vec<Value> = (start..(start + 2_500).min(extra))
+            .map(|i| {
+                serde_json::json!({"vector": [1.0, 0.0], "file_hash": format!("h{i:05}"), "source": format!("f{i:05}.pdf"),
+                    "embedder": embedder, "docs": 0, "part": 0, "parts": 1, "stats": ""})
+            })
+            .collect();
+        let body = serde_json::json!({"collectionName": format!("{collection}_files"), "data": rows}).to_string();
+        let r = ureq::post(&format!("{http}/v1/vector/insert")).set("Content-Type", "application/json").send_string(&body).unwrap();
+        let r: Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+        assert_eq!(r["code"], 200, "{r}");
+    }
+    // Sent again, the file is found among all the others (the library is read whole) and skipped.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let (_, err) = run_ok(&s(&["ingest", &pdf(AMCOR_8K), "--store", &lib]));
+        assert!(err.contains("skipped"), "{err}");
+        if err.contains(&format!("{} files in the library", extra + 1)) || std::time::Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    }
+    let (out, _) = run_ok(&s(&["search", "--store", &lib, "Amcor Bemis merger", "--k", "3", "--json"]));
+    assert!(hits(&out).iter().all(|h| h["source"] == format!("{AMCOR_8K}.pdf")) && !hits(&out).is_empty(), "{out}");
 }
 
 #[test]

@@ -19,7 +19,7 @@ use crate::ingest::vision::{self, PageVision, VisionCache};
 use crate::ingest::Extracted;
 use crate::protocol::{FromWorker, SlabIndex, SourceInfo, ToWorker};
 use crate::retrieve::graph::{BuildReport, GraphError, GraphJob, GraphState, Schedule};
-use crate::retrieve::embed::{embedding_inputs, Embedder, OfflineEmbedder};
+use crate::retrieve::embed::{embedding_inputs, Embedder, OfflineEmbedder, TermStats};
 use crate::retrieve::graph_rag::{self, GraphCache};
 use crate::store::{self, StoreOp, StoredFile};
 use crate::retrieve::index::Corpus;
@@ -57,6 +57,12 @@ pub struct Library {
     stored_graphs: BTreeSet<Modality>,
     /// The settings of the last search: the app's threshold and debounce for building graphs.
     retrieval: RetrievalSettings,
+    /// A library on a server searched with this browser's files (`ToWorker::LibraryStats`): its
+    /// statistics and files; queries are then weighted with `query_stats`.
+    library: Option<(TermStats, BTreeSet<String>)>,
+    /// The library's statistics plus this browser's files it does not hold, for the corpus
+    /// generation it was merged at.
+    query_stats: Option<(u64, TermStats)>,
 }
 
 /// What the shell should do for the background index after a message.
@@ -98,7 +104,25 @@ impl Library {
             graphs: Schedule::default(),
             stored_graphs: BTreeSet::new(),
             retrieval: RetrievalSettings::default(),
+            library: None,
+            query_stats: None,
         }
+    }
+
+    /// Merge the library's statistics with this browser's files it does not hold, once per corpus
+    /// generation (a file dropped or removed changes the browser's part).
+    fn refresh_query_stats(&mut self) {
+        let Some((stats, sources)) = &self.library else {
+            self.query_stats = None;
+            return;
+        };
+        let generation = self.corpus.generation();
+        if self.query_stats.as_ref().is_some_and(|(g, _)| *g == generation) {
+            return;
+        }
+        let mut merged = stats.clone();
+        merged.merge(&self.corpus.term_stats_excluding(&self.embedder, sources));
+        self.query_stats = Some((generation, merged));
     }
 
     /// The store writes queued since the last call, oldest first; the shell applies them in order.
@@ -503,10 +527,22 @@ impl Library {
             ToWorker::Search { id, query, k, modality, settings, exact, dense } => {
                 // HyDE (spec §8.6): the passage is embedded, the query's terms score lexically.
                 let dense_text = dense.as_deref().unwrap_or(&query);
-                let q = self.embedder.embed_query(dense_text, self.corpus.term_stats(&self.embedder));
+                // Issue 42: with a library, the one set of statistics both sides weight with.
+                self.refresh_query_stats();
+                let stats = match &self.query_stats {
+                    Some((_, merged)) => merged,
+                    None => self.corpus.term_stats(&self.embedder),
+                };
+                let q = self.embedder.embed_query(dense_text, stats);
                 let (hits, index) = self.corpus.search_traced(&q, &query, k, modality, &settings, !exact);
                 self.retrieval = settings;
                 emit(FromWorker::Hits { id, hits, index });
+            }
+            ToWorker::LibraryStats { id, library } => {
+                self.library = library.map(|l| (l.stats, l.sources.into_iter().collect()));
+                self.query_stats = None;
+                self.refresh_query_stats();
+                emit(FromWorker::QueryStats { id, stats: self.query_stats.as_ref().map(|(_, s)| s.clone()) });
             }
             ToWorker::Index { id } => emit(FromWorker::Index { id, generation: self.corpus.generation(), slabs: self.index_status() }),
             ToWorker::Remove { id, source } => {

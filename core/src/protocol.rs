@@ -8,6 +8,7 @@ use crate::ingest::vision::{PageVision, SignalCounts, VisionCache};
 use crate::ingest::Extracted;
 use crate::retrieve::graph::GraphState;
 use crate::retrieve::graph_rag::GraphCache;
+use crate::retrieve::embed::TermStats;
 use crate::retrieve::index::SearchPath;
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +33,11 @@ pub enum ToWorker {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dense: Option<String>,
     },
+    /// A library on a server is searched with this browser's files (issue 42): weight every
+    /// query with ONE set of statistics, the library's plus this browser's files it does not hold
+    /// (a file on both sides counts once, as its hits do). `None`: this browser's alone again.
+    /// Answered `QueryStats` with the merged statistics, which the library side weights with too.
+    LibraryStats { id: u64, library: Option<LibraryStats> },
     /// The index per modality: vectors, and whether a graph is building, built or loaded.
     Index { id: u64 },
     /// Drop a document from the corpus.
@@ -91,6 +97,7 @@ impl ToWorker {
         match self {
             ToWorker::Ingest { id, .. }
             | ToWorker::Search { id, .. }
+            | ToWorker::LibraryStats { id, .. }
             | ToWorker::Index { id }
             | ToWorker::Remove { id, .. }
             | ToWorker::List { id }
@@ -108,6 +115,13 @@ impl ToWorker {
             | ToWorker::GraphApply { id, .. } => *id,
         }
     }
+}
+
+/// A library's query statistics (`MilvusSearch::stats`) and the files they cover.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LibraryStats {
+    pub stats: TermStats,
+    pub sources: Vec<String>,
 }
 
 /// Summary of one ingested document.
@@ -171,6 +185,9 @@ pub enum FromWorker {
         index: SearchPath,
     },
     Index { id: u64, generation: u64, slabs: Vec<SlabIndex> },
+    /// The reply to `LibraryStats`: the statistics every query is now weighted with (`None`:
+    /// this browser's own).
+    QueryStats { id: u64, stats: Option<TermStats> },
     Sources { id: u64, sources: Vec<SourceInfo> },
     PageText { id: u64, source: String, page: u32, text: String },
     /// The reply to `Sections`: in page order; empty when the PDF has no outline.
@@ -223,6 +240,7 @@ impl FromWorker {
             | FromWorker::Ingested { id, .. }
             | FromWorker::Hits { id, .. }
             | FromWorker::Index { id, .. }
+            | FromWorker::QueryStats { id, .. }
             | FromWorker::Sources { id, .. }
             | FromWorker::PageText { id, .. }
             | FromWorker::Sections { id, .. }

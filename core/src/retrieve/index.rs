@@ -277,6 +277,20 @@ impl Corpus {
         self.source_stats.borrow().get(source).cloned()
     }
 
+    /// The statistics of the files not in `exclude` (the sum of their shares): this browser's
+    /// part of the one set a library and a browser weight queries with (`Library`'s
+    /// `LibraryStats`), leaving out the files the library holds too.
+    pub fn term_stats_excluding(&self, e: &OfflineEmbedder, exclude: &BTreeSet<String>) -> TermStats {
+        self.term_stats(e); // every present file's share known, the departed ones dropped
+        let mut st = TermStats::default();
+        for (source, share) in self.source_stats.borrow().iter() {
+            if !exclude.contains(source) {
+                st.merge(share);
+            }
+        }
+        st
+    }
+
     /// Offline-embedder IDF statistics over the documents (computed once per corpus state): the
     /// sum of every file's share, computing only the shares not known yet.
     pub fn term_stats(&self, e: &OfflineEmbedder) -> &TermStats {

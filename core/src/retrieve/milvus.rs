@@ -125,7 +125,7 @@ pub enum StoreError {
     DimensionMismatch { collection: String, stored: usize, query: usize },
     EmbedderMismatch { collection: String, stored: String, query: String },
     Server { code: i64, message: String },
-    /// A filtered search answered fewer rows than the filter holds, twice.
+    /// A search answered fewer rows than its filter (or the collection) holds, twice.
     Incomplete { filter: String, got: usize, rows: usize },
     Malformed(String),
 }
@@ -143,10 +143,17 @@ impl std::fmt::Display for StoreError {
                 write!(f, "collection `{collection}` was embedded with `{stored}`, not `{query}`: search it with the same embedder or ingest into another collection")
             }
             StoreError::Server { code, message } => write!(f, "Milvus error {code}: {message}"),
-            StoreError::Incomplete { filter, got, rows } => write!(
-                f,
-                "Milvus answered a search filtered by `{filter}` with {got} rows although at least {rows} match; the search was not used (try again; if it persists, the collection's index needs a look)"
-            ),
+            StoreError::Incomplete { filter, got, rows } => {
+                if filter == ALL_ROWS {
+                    write!(f, "Milvus answered an unfiltered search with {got} rows although the collection holds at least {rows};")?;
+                } else {
+                    write!(f, "Milvus answered a search filtered by `{filter}` with {got} rows although at least {rows} match;")?;
+                }
+                write!(
+                    f,
+                    " the search was not used (try again; if it persists, the server's index misses rows: on Milvus 2.3 set queryNode.segcore.interimIndex.enableIndex=false, docs/scale.md)"
+                )
+            }
             StoreError::Malformed(m) => write!(f, "unexpected reply from Milvus: {m}"),
         }
     }
@@ -381,6 +388,19 @@ pub struct FileEntry {
 
 /// The manifest collection's vector size: Milvus needs a vector field; this one is never searched.
 pub const MANIFEST_DIMS: usize = 2;
+/// Manifest rows a query asks for: rows with statistics are ≈ 30 kB each (`manifest_rows`), so a
+/// page is a few MB — well under Milvus's result size, which counts every row's dynamic fields.
+pub const MANIFEST_PAGE: usize = 128;
+
+/// A row's primary key: REST v1 writes Int64 ids as strings (JavaScript numbers lose digits past
+/// 2⁵³ and Milvus's auto ids are ≈ 4.7 × 10¹⁷), as numbers from other dialects.
+pub fn row_id(row: &Value) -> Result<i64, StoreError> {
+    match row.get("id") {
+        Some(Value::String(s)) => s.parse().map_err(|_| StoreError::Malformed(format!("a row id `{s}` is not an integer"))),
+        Some(v) => v.as_i64().ok_or_else(|| StoreError::Malformed(format!("a row id `{v}` is not an integer"))),
+        None => Err(StoreError::Malformed("a row without its id".into())),
+    }
+}
 
 /// The manifest rows of a file: its share of the IDF statistics as JSON, split at char boundaries
 /// into pieces that fit a row, each row carrying the file's identity and `part`/`parts`.
@@ -502,23 +522,36 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         Ok(())
     }
 
-    /// Every manifest row, page by page (Milvus answers at most 16,384 rows a query, offset included).
+    /// Every manifest row, page by page in primary-key order: each page asks for the rows after
+    /// the last id read (`id > last`), the way pymilvus's query iterator pages, because Milvus
+    /// answers a query with at most 16,384 rows counting its offset (offset paging stopped at
+    /// 16,384 manifest rows, ≈ 500 10-Ks) and refuses one whose rows exceed its result size
+    /// (a 500,000-chunk library's 5,363 rows read in one query did: every row's dynamic fields,
+    /// statistics included, are read even when not asked for). Milvus 2.3 returns a limited
+    /// query's rows in primary-key order, so the last id of a page is the next page's bound.
     async fn manifest_rows(&self, with_stats: bool) -> Result<Vec<Value>, StoreError> {
         let name = self.api.manifest();
-        let mut fields = vec!["file_hash", "source", "embedder", "docs", "part", "parts"];
+        let mut fields = vec!["id", "file_hash", "source", "embedder", "docs", "part", "parts"];
         if with_stats {
             fields.push("stats");
         }
-        // Rows with statistics are ≈ 30 kB each: pages of 128 keep a reply to a few MB.
-        let size = if with_stats { 128 } else { MAX_TOPK };
         let mut rows = vec![];
+        let mut after: Option<i64> = None;
         loop {
-            let page = self.call(self.api.query(&name, "part >= 0", &fields, size, rows.len()), &name).await?;
+            let filter = after.map_or_else(|| "part >= 0".to_string(), |id| format!("id > {id}"));
+            let page = self.call(self.api.query(&name, &filter, &fields, MANIFEST_PAGE, 0), &name).await?;
             let page = page.as_array().cloned().ok_or_else(|| StoreError::Malformed(format!("query data is not a list: {page}")))?;
             let n = page.len();
+            let last = page.iter().map(row_id).collect::<Result<Vec<i64>, _>>()?.into_iter().max();
             rows.extend(page);
-            if n < size {
-                return Ok(rows);
+            match last {
+                Some(last) if n >= MANIFEST_PAGE => {
+                    if let Some(a) = after.filter(|a| last <= *a) {
+                        return Err(StoreError::Malformed(format!("the manifest page after id {a} ended at id {last}")));
+                    }
+                    after = Some(last);
+                }
+                _ => return Ok(rows),
             }
         }
     }
@@ -602,16 +635,21 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         Ok(rank(&pool, query, k, self.settings))
     }
 
-    /// The dense pool. docs/scale.md: at 10⁵ chunks a modality-filtered search once came back
-    /// empty although rows matched (not reproduced since: a segment being sealed or indexed while
-    /// the search ran fits it). A short filtered answer is therefore checked against a query of
-    /// the same filter; if rows were missed the search is asked again, and a second short answer
-    /// is an error — never a silently empty or thinned pool.
+    /// The dense pool, never silently short. A search answering fewer than `n` rows is checked
+    /// against a query of the same filter (every row for an unfiltered search): when more rows
+    /// match, the search is asked again, and a second short answer is `StoreError::Incomplete`.
+    /// Milvus has answered short while rows matched: a modality-filtered search at 10⁵ chunks once
+    /// came back empty (a segment being sealed or indexed while it ran fits it), and the interim
+    /// index Milvus 2.3 puts on growing segments reached 28 of a replaced 10-K's 1,295 tables
+    /// (docs/scale.md; `scripts/milvus.sh` turns that index off, a team's server should too).
     async fn pool(&self, q: &[f32], n: usize, filter: Option<&str>) -> Result<Vec<(Doc, f32)>, StoreError> {
         let chunks = self.store.api.chunks();
         let search = || self.store.call(self.store.api.search(q, n, filter), chunks);
         let pool = RestV1::parse_hits(&search().await?)?;
-        let Some(f) = filter.filter(|_| pool.len() < n) else { return Ok(pool) };
+        if pool.len() >= n {
+            return Ok(pool);
+        }
+        let f = filter.unwrap_or(ALL_ROWS);
         let rows = self.store.call(self.store.api.query(chunks, f, &["doc_id"], n, 0), chunks).await?;
         let rows = rows.as_array().map_or(0, Vec::len);
         if pool.len() >= rows {
@@ -624,6 +662,9 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         Err(StoreError::Incomplete { filter: f.to_string(), got: again.len(), rows })
     }
 }
+
+/// A filter every document row matches (auto ids are positive), for counting an unfiltered pool.
+pub const ALL_ROWS: &str = "id >= 0";
 
 /// The pool nearest first with equal distances in the order a local corpus of the file holds its
 /// documents (file, page, chunk number), as the local scan breaks ties by index: Milvus returns
