@@ -93,9 +93,14 @@ fn a_file_in_the_library_searches_and_answers_exactly_as_in_a_local_corpus_with_
     let local = dir.join("jj.corpus").display().to_string();
     run_ok(&s(&["ingest", &pdf(DOC), "-o", &local, "--embedder", "offline"]));
 
+    // A library ranks without the structural prior (its pool brings no page's other documents to
+    // tell a statement page by; docs/scale.md): both sides run with it off.
+    let no_prior = dir.join("no-prior.toml");
+    std::fs::write(&no_prior, "[retrieval]\nstatement_prior = 0.0\n").unwrap();
+    let no_prior = no_prior.display().to_string();
     for q in ["What was the gain from the separation of the Consumer Health business?", "cash proceeds Kenvue exchange offer", "discontinued operations"] {
-        let (a, _) = run_ok(&s(&["search", &local, q, "--k", "6", "--json"]));
-        let (b, _) = run_ok(&s(&["search", "--store", &lib, q, "--k", "6", "--json"]));
+        let (a, _) = run_ok(&s(&["search", &local, q, "--k", "6", "--json", "--config", &no_prior]));
+        let (b, _) = run_ok(&s(&["search", "--store", &lib, q, "--k", "6", "--json", "--config", &no_prior]));
         let (a, b) = (hits(&a), hits(&b));
         assert_eq!(a.len(), b.len(), "{q}");
         for (x, y) in a.iter().zip(&b) {
@@ -117,7 +122,7 @@ fn a_file_in_the_library_searches_and_answers_exactly_as_in_a_local_corpus_with_
     let ask = |target: &[&str]| -> Value {
         let mut args = s(&["ask"]);
         args.extend(s(target));
-        args.extend(s(&[q, "--json", "--base-url", &format!("{}/v1", mock.url), "--model", "gpt-4o-mini"]));
+        args.extend(s(&[q, "--json", "--base-url", &format!("{}/v1", mock.url), "--model", "gpt-4o-mini", "--config", &no_prior]));
         let (out, _) = run_ok(&args);
         serde_json::from_str(&out).unwrap()
     };

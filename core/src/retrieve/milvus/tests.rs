@@ -555,7 +555,9 @@ fn library_and_browser_with_one_idf_cite_the_first_page_one_corpus_of_all_files_
     let web_a = read_filing("AMCOR_2023Q4_EARNINGS.pdf");
     let web_b = read_filing("AMCOR_2022_8K_dated-2022-07-01.pdf");
     let e = OfflineEmbedder::default();
-    let s = RetrievalSettings::default();
+    // The statistics alone are measured here: the structural prior, which a library's pool cannot
+    // apply (docs/scale.md), is off on every side.
+    let s = RetrievalSettings { statement_prior: 0.0, ..RetrievalSettings::default() };
     futures::executor::block_on(async {
         // The library on a (stand-in) server, opened as the app opens it.
         let fake = FakeMilvus::default();
@@ -608,7 +610,7 @@ fn library_and_browser_with_one_idf_cite_the_first_page_one_corpus_of_all_files_
             eprintln!("{label}: {} questions, k {k}: same pages in the same order {list}, same pages {pages}, same first page {top}", qs.len());
         }
         assert_eq!(qs.len(), 65);
-        assert!(same[1][2] >= 55, "the app's blended search agrees with one corpus's first page for {} of 65 questions", same[1][2]);
+        assert!(same[1][2] >= 53, "the app's blended search agrees with one corpus's first page for {} of 65 questions", same[1][2]);
         assert!(same[1][2] > same[0][2] && same[1][1] > same[0][1], "one set of statistics agrees more often than two: {same:?}");
     });
 }
