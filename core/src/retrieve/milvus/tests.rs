@@ -194,6 +194,8 @@ struct FakeMilvus {
     /// growing segment answered a fraction of the rows (docs/scale.md).
     thin_unfiltered: std::cell::Cell<usize>,
     searches: std::cell::Cell<usize>,
+    /// Queries of the document collection (counts of a pool's filter).
+    chunk_queries: std::cell::Cell<usize>,
     /// The last auto id given (Milvus's are ≈ 4.7 × 10¹⁷).
     last_id: std::cell::Cell<i64>,
 }
@@ -251,6 +253,9 @@ impl StoreTransport for FakeMilvus {
             }
             "/query" => {
                 let f = body["filter"].as_str().unwrap();
+                if body["collectionName"].as_str().is_some_and(|c| !c.ends_with("_files")) {
+                    self.chunk_queries.set(self.chunk_queries.get() + 1);
+                }
                 let off = body["offset"].as_u64().unwrap() as usize;
                 let lim = body["limit"].as_u64().unwrap() as usize;
                 if off + lim > MAX_TOPK {
@@ -622,10 +627,12 @@ fn an_unfiltered_search_answered_short_while_rows_exist_is_asked_again_and_never
         let e = OfflineEmbedder::default();
         let s = RetrievalSettings::default();
         let remote = acme_library(&fake, &e, &s).await;
-        // k 3 asks for a pool of 12: the library's 6 documents are all of it, one search.
+        // k 3 asks for a pool of 12: the library's 6 documents are all of it, one search, and no
+        // count (the manifest lists the 6).
         fake.searches.set(0);
+        fake.chunk_queries.set(0);
         let want = remote.search("capital expenditure", 3, None).await.unwrap();
-        assert_eq!((want.len(), fake.searches.get()), (3, 1));
+        assert_eq!((want.len(), fake.searches.get(), fake.chunk_queries.get()), (3, 1, 0));
 
         // Once thinned: asked again, the same answer.
         fake.thin_unfiltered.set(1);
