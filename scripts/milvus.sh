@@ -89,9 +89,9 @@ initial-cluster: default=http://127.0.0.1:$((ETCD_PORT + 1))
 YAML
   # Exact search over growing segments (rows not yet sealed into an indexed segment): Milvus 2.3
   # searches them through an interim IVF index (nlist 128, nprobe 16) once they hold a few
-  # thousand rows, which on the offline embedder's vectors reached 2,649 of a 4-file library's
-  # 7,113 rows (recall@32 0.86) and, after `clair ingest --replace`, 688 of 2,990 (the deleted
-  # rows stay in the segment): docs/scale.md. Brute force over a growing segment is exact;
+  # thousand rows, which on the offline embedder's vectors reached 2,870 of a 4-file library's
+  # 7,113 rows (recall@32 0.959) and, after `clair ingest --replace`, 688 of 2,990 (the deleted
+  # rows stay in the segment; recall@32 0.833): docs/scale.md. Brute force over a growing segment is exact;
   # sealed segments keep their HNSW index.
   local extra=(--extra-config queryNode.segcore.interimIndex.enableIndex=false)
   for kv in ${MILVUS_EXTRA_CONFIG:-}; do extra+=(--extra-config "$kv"); done
