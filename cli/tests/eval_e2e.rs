@@ -103,7 +103,6 @@ fn eval_writes_every_table_and_plot_and_resumes_without_new_model_calls() {
     assert!(out.join("report.md").is_file());
 
     drop(mock);
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 fn role_calls(mock: &Mock, role: &str) -> usize {
@@ -167,7 +166,6 @@ fn an_endpoint_failing_every_call_gives_failed_runs_that_are_retried_never_abste
     let a = aggregate_of(&summary, "fast");
     assert_eq!((a["n"].as_u64(), a["failed"].as_u64()), (Some(2), Some(0)), "{a}");
     drop(mock);
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 fn eval_cmd(mock: &Mock, dataset: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
@@ -251,7 +249,6 @@ fn paper_config_writes_the_nine_rows_of_table_2_with_every_ragas_column_and_cach
     assert_eq!(role_calls(&mock, "graph_extraction"), extracted, "the graph cache is reused");
 
     drop(mock);
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
@@ -310,7 +307,6 @@ fn a_judge_rejecting_half_of_the_claims_gives_half_in_every_configuration_and_ru
         assert_eq!(body["model"], "gpt-4.1-mini");
     }
     drop((system, judge));
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 #[test]
@@ -333,5 +329,4 @@ fn eval_with_the_api_embedder_embeds_through_the_endpoint_and_names_it() {
     let r: Value = serde_json::from_str(std::fs::read_to_string(out.join("results.jsonl")).unwrap().lines().next().unwrap()).unwrap();
     assert_eq!(r["ragas"]["embedder"], "api:text-embedding-3-large:64");
     drop(mock);
-    let _ = std::fs::remove_dir_all(&tmp);
 }

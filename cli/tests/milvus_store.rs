@@ -331,5 +331,4 @@ fn eval_over_the_library_scores_the_same_answers_and_pages_as_over_the_local_fil
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("Graph-RAG"), "{}", String::from_utf8_lossy(&o.stderr));
     drop(mock);
-    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -2,7 +2,7 @@
 // OpenAI-compatible server as a child process, and Debian Chromium driven by playwright-core.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir, rm } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,13 @@ export async function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   await mkdir(ARTIFACTS, { recursive: true });
+  // The profile goes with the browser: CI runs on the machine's one disk, and every test file
+  // launches its own.
+  const close = context.close.bind(context);
+  context.close = async (...args) => {
+    await close(...args);
+    await rm(profile, { recursive: true, force: true });
+  };
   return context;
 }
 

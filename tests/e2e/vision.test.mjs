@@ -6,7 +6,7 @@
 // Chromium, the worker's hayro at the configured 300 dpi) go to artifacts/vision-render.json.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile, mkdtemp, rename } from 'node:fs/promises';
+import { readFile, writeFile, mkdtemp, rename, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ before(async () => {
 after(async () => {
   await env?.stop();
   await writeFile(join(ARTIFACTS, 'vision-render.json'), JSON.stringify(render, null, 1));
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 const visionCalls = async () => (await env.mock.admin('/__admin/requests?role=page_vision')).length;
