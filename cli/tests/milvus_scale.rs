@@ -18,7 +18,7 @@
 //! Chunks are a real filing's documents repeated under distinct ids, each with a distinct vector
 //! (its own plus noise in a few dimensions), as the issue allows.
 
-use clair_core::config::{Modality, Settings};
+use clair_core::config::{Modality, RetrievalSettings, Settings};
 use clair_core::corpus::Doc;
 use clair_core::retrieve::embed::{embedding_inputs, normalise, TermStats};
 use clair_core::retrieve::milvus::{doc_row, page_flags, FileEntry, MilvusStore, Reply, Request, StoreTransport, StoreUrl};
@@ -199,7 +199,16 @@ fn insert_throughput_and_query_latency_at_scale() {
         }
         assert_eq!(search.stats.docs, merged.docs, "the library's statistics cover every file");
 
-        for (label, m) in [("all modalities", None), ("tables", Some(Modality::Table))] {
+        // The structural prior's share (docs/scale.md): the same queries with it off, which
+        // saves the statement-page search and the read of the joined rows.
+        let no_prior = RetrievalSettings { statement_prior: 0.0, ..s.retrieval.clone() };
+        let plain = futures::executor::block_on(MilvusStore::new(&http, url.clone(), None).open_search(&e, &no_prior)).unwrap();
+        for (label, m, search) in [
+            ("all modalities", None, &search),
+            ("tables", Some(Modality::Table), &search),
+            ("all modalities, prior off", None, &plain),
+            ("tables, prior off", Some(Modality::Table), &plain),
+        ] {
             let mut lat = vec![];
             for q in &qs {
                 let t = Instant::now();

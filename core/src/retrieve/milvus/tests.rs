@@ -591,8 +591,9 @@ impl Search for Worker {
 /// merged with the browser's files it does not hold (`ToWorker::LibraryStats`, whose answer the
 /// app gives the library's search) — so each file ranks as it would in one corpus of all four,
 /// but for the split pool (each side's 32 nearest instead of the 32 nearest overall). Measured on
-/// FinanceBench's questions with `--nocapture` against one corpus of the four: the first page
-/// agrees for 55 of 65 questions (49 when each side weighted with its own statistics).
+/// FinanceBench's questions with `--nocapture` against one corpus of the four, the default
+/// settings (structural prior on) everywhere: the first page agrees for 57 of 65 questions (53
+/// when each side weighted with its own statistics).
 #[test]
 #[cfg(feature = "pdf")]
 fn library_and_browser_with_one_idf_cite_the_first_page_one_corpus_of_all_files_would() {
@@ -656,7 +657,7 @@ fn library_and_browser_with_one_idf_cite_the_first_page_one_corpus_of_all_files_
             eprintln!("{label}: {} questions, k {k}: same pages in the same order {list}, same pages {pages}, same first page {top}", qs.len());
         }
         assert_eq!(qs.len(), 65);
-        assert!(same[1][2] >= 53, "the app's blended search agrees with one corpus's first page for {} of 65 questions", same[1][2]);
+        assert!(same[1][2] >= 55, "the app's blended search agrees with one corpus's first page for {} of 65 questions", same[1][2]);
         assert!(same[1][2] > same[0][2] && same[1][1] > same[0][1], "one set of statistics agrees more often than two: {same:?}");
     });
 }
