@@ -166,7 +166,7 @@ fn ingest_one(store: &MilvusStore<'_, MilvusHttp>, e: &OfflineEmbedder, s: &Sett
     let ex = clair_core::ingest::extract_on_threads(bytes, &source, &s.ingest, 1);
     let docs: Vec<Doc> = clair_core::ingest::documents(&ex, &s.ingest);
     let (vectors, stats) = e.embed_documents_with_stats(&embedding_inputs(&docs));
-    let file = FileEntry { hash: hash.to_string(), source: source.clone(), embedder: e.name(), docs: docs.len(), statement_rows: None };
+    let file = FileEntry { hash: hash.to_string(), source: source.clone(), embedder: e.name(), docs: docs.len(), ..Default::default() };
     futures::executor::block_on(async {
         store.remove_file(hash, &source).await?;
         store.put_file(&file, &docs, &vectors, &stats).await

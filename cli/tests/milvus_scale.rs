@@ -156,7 +156,7 @@ fn insert_throughput_and_query_latency_at_scale() {
                     v
                 })
                 .collect();
-            let file = FileEntry { hash: format!("h{copy}"), source, embedder: e.name(), docs: take, statement_rows: None };
+            let file = FileEntry { hash: format!("h{copy}"), source, embedder: e.name(), docs: take, ..Default::default() };
             futures::executor::block_on(store.put_file(&file, &ds, &vs, &stats)).unwrap();
             stored += take;
             copy += 1;

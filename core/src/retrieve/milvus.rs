@@ -329,29 +329,35 @@ impl RestV1 {
                 };
                 let doc = r.get("doc").and_then(Value::as_str).ok_or_else(|| StoreError::Malformed("a hit without its document".into()))?;
                 let doc: Doc = serde_json::from_str(doc).map_err(|e| StoreError::Malformed(format!("a stored document does not read: {e}")))?;
-                Ok(PoolRow { doc, distance, page: PageFlag::of_row(r) })
+                Ok(PoolRow { doc, distance, page: PageFlag::of_row(r), id: row_id(r).ok() })
             })
             .collect()
     }
 
-    /// Lean statement-row hits: (row id, doc id, source, page, distance, flag), no document.
-    pub fn parse_statement_hits(data: &Value) -> Result<Vec<StatementHit>, StoreError> {
+    /// Hits of a search asking for no field: (row id, squared L2 distance).
+    pub fn parse_id_hits(data: &Value) -> Result<Vec<(i64, f32)>, StoreError> {
         let rows = data.as_array().ok_or_else(|| StoreError::Malformed(format!("search data is not a list: {data}")))?;
         rows.iter()
             .map(|r| {
-                let distance = r.get("distance").and_then(Value::as_f64).ok_or_else(|| StoreError::Malformed("a hit without a distance".into()))? as f32;
-                let s = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string).ok_or_else(|| StoreError::Malformed(format!("a statement hit without `{k}`")));
-                let page = r.get("page").and_then(Value::as_u64).ok_or_else(|| StoreError::Malformed("a statement hit without `page`".into()))? as u32;
-                Ok(StatementHit { id: row_id(r)?, doc_id: s("doc_id")?, source: s("source")?, page, distance, flag: PageFlag::of_row(r) })
+                let d = r.get("distance").and_then(Value::as_f64).ok_or_else(|| StoreError::Malformed("a hit without a distance".into()))?;
+                Ok((row_id(r)?, d as f32))
             })
             .collect()
+    }
+
+    /// The ids an insert gave its rows, in the rows' order (REST v1 writes them as strings).
+    pub fn parse_insert_ids(data: &Value, rows: usize) -> Result<Vec<i64>, StoreError> {
+        let ids = data.get("insertIds").and_then(Value::as_array).ok_or_else(|| StoreError::Malformed(format!("an insert reply without its ids: {data}")))?;
+        let ids = ids.iter().map(|id| row_id(&json!({ "id": id }))).collect::<Result<Vec<i64>, _>>()?;
+        if ids.len() != rows {
+            return Err(StoreError::Malformed(format!("an insert of {rows} rows answered {} ids", ids.len())));
+        }
+        Ok(ids)
     }
 }
 
 /// What a pool search asks for with each hit.
 pub const POOL_FIELDS: [&str; 3] = ["doc", "statement", "years"];
-/// What the statement-page search asks for: enough to pick each page's nearest row, no document.
-pub const STATEMENT_FIELDS: [&str; 5] = ["doc_id", "source", "page", "statement", "years"];
 
 /// A row's structural-prior flag (`prior.rs`): whether its page is a statement page and the fiscal
 /// years the page's heading and column headers name (for `statement_prior_needs_year`).
@@ -380,17 +386,17 @@ pub struct PoolRow {
     pub doc: Doc,
     pub distance: f32,
     pub page: PageFlag,
+    /// Its primary key, when the reply carried it.
+    pub id: Option<i64>,
 }
 
-/// One hit of the statement-page search.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StatementHit {
-    pub id: i64,
-    pub doc_id: String,
-    pub source: String,
+/// A statement page of a file as the manifest records it: its page number, fiscal years and the
+/// ids Milvus gave its rows, so the statement-page search can answer ids alone.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StatementPage {
     pub page: u32,
-    pub distance: f32,
-    pub flag: PageFlag,
+    pub years: Vec<u32>,
+    pub ids: Vec<i64>,
 }
 
 /// Each document's `PageFlag`, from the file's own documents: `PageIndex` over them in the order a
@@ -527,6 +533,8 @@ pub struct FileEntry {
     /// Its rows on statement pages per pool filter (`statement_key`), written by `put_file`;
     /// `None` for a file stored before rows carried statement-page flags.
     pub statement_rows: Option<std::collections::BTreeMap<String, usize>>,
+    /// Its statement pages with their rows' ids (read with the statistics, `open_search`).
+    pub statement_pages: Vec<StatementPage>,
 }
 
 /// The manifest collection's vector size: Milvus needs a vector field; this one is never searched.
@@ -564,15 +572,21 @@ pub fn manifest_rows(file: &FileEntry, stats: &TermStats) -> Vec<Value> {
     if pieces.is_empty() {
         pieces.push("");
     }
-    let parts = pieces.len();
-    pieces
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| {
+    // The statement pages' row ids follow in rows of their own (digits, brackets and commas: no
+    // escaping), each with an empty piece of the statistics.
+    let pages = if file.statement_pages.is_empty() { String::new() } else { serde_json::to_string(&file.statement_pages).unwrap_or_default() };
+    let page_pieces: Vec<&str> = pages.as_bytes().chunks(ROW_JSON_BUDGET / 2).map(|c| std::str::from_utf8(c).unwrap_or_default()).collect();
+    let parts = pieces.len() + page_pieces.len();
+    let rows = pieces.into_iter().map(|p| (p, "")).chain(page_pieces.into_iter().map(|p| ("", p)));
+    rows.enumerate()
+        .map(|(i, (p, ids))| {
             let mut row = json!({"vector": [1.0, 0.0], "file_hash": file.hash, "source": file.source, "embedder": file.embedder,
                    "docs": file.docs, "part": i, "parts": parts, "stats": p});
             if let Some(n) = &file.statement_rows {
                 row["statement_rows"] = json!(n);
+            }
+            if !ids.is_empty() {
+                row["pages"] = json!(ids);
             }
             row
         })
@@ -583,7 +597,7 @@ pub fn manifest_rows(file: &FileEntry, stats: &TermStats) -> Vec<Value> {
 /// order, and, when the rows carry `stats`, the merged statistics of the complete files.
 pub fn read_manifest(rows: &[Value]) -> Result<(Vec<FileEntry>, TermStats), StoreError> {
     use std::collections::BTreeMap;
-    let mut by_hash: BTreeMap<String, (FileEntry, usize, BTreeMap<usize, String>)> = BTreeMap::new();
+    let mut by_hash: BTreeMap<String, (FileEntry, usize, BTreeMap<usize, (String, String)>)> = BTreeMap::new();
     for r in rows {
         let s = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
         let n = |k: &str| r.get(k).and_then(Value::as_u64).map(|x| x as usize);
@@ -594,16 +608,19 @@ pub fn read_manifest(rows: &[Value]) -> Result<(Vec<FileEntry>, TermStats), Stor
         };
         // A file written before rows carried statement-page flags has no `statement_rows`.
         let statement_rows = r.get("statement_rows").and_then(|v| serde_json::from_value(v.clone()).ok());
-        let e = by_hash.entry(hash.clone()).or_insert_with(|| (FileEntry { hash, source, embedder, docs, statement_rows }, parts, BTreeMap::new()));
-        e.2.insert(part, s("stats").unwrap_or_default());
+        let e = by_hash.entry(hash.clone()).or_insert_with(|| (FileEntry { hash, source, embedder, docs, statement_rows, ..Default::default() }, parts, BTreeMap::new()));
+        e.2.insert(part, (s("stats").unwrap_or_default(), s("pages").unwrap_or_default()));
     }
     let mut files = vec![];
     let mut stats = TermStats::default();
-    for (_, (file, parts, pieces)) in by_hash {
+    for (_, (mut file, parts, pieces)) in by_hash {
         if pieces.len() != parts || (0..parts).any(|i| !pieces.contains_key(&i)) {
             continue;
         }
-        let joined: String = pieces.into_values().collect();
+        let (joined, pages): (String, String) = pieces.into_values().unzip();
+        if !pages.is_empty() {
+            file.statement_pages = serde_json::from_str(&pages).map_err(|e| StoreError::Malformed(format!("{}: its statement pages do not read: {e}", file.source)))?;
+        }
         if !joined.is_empty() {
             let share: TermStats = serde_json::from_str(&joined).map_err(|e| StoreError::Malformed(format!("{}: its statistics do not read: {e}", file.source)))?;
             stats.merge(&share);
@@ -682,7 +699,7 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         let name = self.api.manifest();
         let mut fields = vec!["id", "file_hash", "source", "embedder", "docs", "part", "parts", "statement_rows"];
         if with_stats {
-            fields.push("stats");
+            fields.extend(["stats", "pages"]);
         }
         let mut rows = vec![];
         let mut after: Option<i64> = None;
@@ -728,7 +745,8 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
             return Err(StoreError::Malformed(format!("{} documents but {} vectors", docs.len(), vectors.len())));
         }
         let flags = page_flags(docs);
-        let file = &FileEntry { statement_rows: Some(statement_rows(docs, &flags)), ..file.clone() };
+        let mut file = FileEntry { statement_rows: Some(statement_rows(docs, &flags)), statement_pages: vec![], ..file.clone() };
+        let mut pages: std::collections::BTreeMap<u32, StatementPage> = std::collections::BTreeMap::new();
         let mut cut = 0;
         let chunks = self.api.chunks().to_string();
         for ((ds, vs), fs) in docs.chunks(INSERT_BATCH).zip(vectors.chunks(INSERT_BATCH)).zip(flags.chunks(INSERT_BATCH)) {
@@ -742,8 +760,16 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
                     row
                 })
                 .collect();
-            self.call(self.api.insert(&chunks, &rows), &chunks).await?;
+            let reply = self.call(self.api.insert(&chunks, &rows), &chunks).await?;
+            // The ids Milvus gave the statement pages' rows, for the manifest (`StatementPage`).
+            let ids = RestV1::parse_insert_ids(&reply, rows.len())?;
+            for ((d, f), id) in ds.iter().zip(fs).zip(ids).filter(|((_, f), _)| f.statement) {
+                let p = pages.entry(d.page).or_insert_with(|| StatementPage { page: d.page, years: f.years.iter().copied().collect(), ids: vec![] });
+                p.ids.push(id);
+            }
         }
+        file.statement_pages = pages.into_values().collect();
+        let file = &file;
         let m = self.api.manifest();
         let rows: Vec<String> = manifest_rows(file, stats).iter().map(Value::to_string).collect();
         self.call(self.api.insert(&m, &rows), &m).await?;
@@ -768,7 +794,8 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         if settings.statement_prior > 0.0 && !unflagged.is_empty() {
             return Err(StoreError::NoStatementFlags { collection, files: unflagged });
         }
-        Ok(MilvusSearch { store: self, embedder, settings, stats, files })
+        let statement_rows = statement_index(&files);
+        Ok(MilvusSearch { store: self, embedder, settings, stats, files, statement_rows })
     }
 }
 
@@ -780,6 +807,22 @@ pub struct MilvusSearch<'t, T: StoreTransport> {
     pub settings: &'t RetrievalSettings,
     pub stats: TermStats,
     pub files: Vec<FileEntry>,
+    /// Each flagged row's id → its file, page and flag (`statement_index`).
+    pub statement_rows: std::collections::HashMap<i64, (String, u32, PageFlag)>,
+}
+
+/// Every flagged row of the library by id: its file, page and flag, from the manifest.
+pub fn statement_index(files: &[FileEntry]) -> std::collections::HashMap<i64, (String, u32, PageFlag)> {
+    let mut index = std::collections::HashMap::new();
+    for f in files {
+        for p in &f.statement_pages {
+            let flag = PageFlag { statement: true, years: p.years.iter().copied().collect() };
+            for id in &p.ids {
+                index.insert(*id, (f.source.clone(), p.page, flag.clone()));
+            }
+        }
+    }
+    index
 }
 
 impl<T: StoreTransport> MilvusSearch<'_, T> {
@@ -807,10 +850,12 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
     /// Each statement page's nearest row that is not in `pool` already, within the pool's filter
     /// (`Corpus::search_traced`: "statement pages join the pool"). Milvus 2.3 cannot group a
     /// search by page, so a search filtered to flagged rows asks for all of them — the manifest
-    /// counts them per filter — without their documents, picks each page's nearest, and reads
-    /// the picked rows' documents by id. Past Milvus's top-k ceiling (16,384 flagged rows) the
-    /// pages are those among the nearest 16,384 flagged rows. A short answer is asked again and
-    /// then is `StoreError::Incomplete`, as the dense pool's.
+    /// counts them per filter — answering ids and distances only (reading the rows' fields costs
+    /// Milvus most of the time, docs/scale.md); the manifest's `StatementPage`s say each id's
+    /// page, the client picks each page's nearest and reads the picked rows' documents by id.
+    /// Past Milvus's top-k ceiling (16,384 flagged rows) the pages are those among the nearest
+    /// 16,384 flagged rows. A short answer is asked again and then is `StoreError::Incomplete`,
+    /// as the dense pool's.
     async fn statement_pages(&self, q: &[f32], modality: Option<Modality>, pool: &[PoolRow], years: &std::collections::BTreeSet<u32>) -> Result<Vec<PoolRow>, StoreError> {
         let key = statement_key(modality);
         let flagged: usize = self.files.iter().map(|f| f.statement_rows.as_ref().and_then(|n| n.get(key)).copied().unwrap_or(0)).sum();
@@ -821,47 +866,44 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         let api = &self.store.api;
         let chunks = api.chunks();
         let filter = statement_filter(modality);
-        let search = || self.store.call(api.search_fields(q, want, Some(&filter), &STATEMENT_FIELDS), chunks);
-        let mut hits = RestV1::parse_statement_hits(&search().await?)?;
+        let search = || self.store.call(api.search_fields(q, want, Some(&filter), &[]), chunks);
+        let mut hits = RestV1::parse_id_hits(&search().await?)?;
         if hits.len() < want {
-            hits = RestV1::parse_statement_hits(&search().await?)?;
+            hits = RestV1::parse_id_hits(&search().await?)?;
             if hits.len() < want {
                 return Err(StoreError::Incomplete { filter, got: hits.len(), rows: want });
             }
         }
-        // Nearest first, equal distances in the local corpus's order (`in_corpus_order`).
-        hits.sort_by(|a, b| {
-            a.distance
-                .partial_cmp(&b.distance)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then_with(|| a.source.cmp(&b.source))
-                .then(a.page.cmp(&b.page))
-                .then_with(|| chunk_number(&a.doc_id).cmp(&chunk_number(&b.doc_id)))
-                .then_with(|| a.doc_id.cmp(&b.doc_id))
+        // Rows the manifest does not list (left by an interrupted ingest) are no file's.
+        let mut known: Vec<(i64, f32, &(String, u32, PageFlag))> = hits.into_iter().filter_map(|(id, d)| Some((id, d, self.statement_rows.get(&id)?))).collect();
+        // Nearest first, equal distances in file, page and insertion order (`in_corpus_order`).
+        known.sort_by(|a, b| {
+            a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal).then_with(|| a.2 .0.cmp(&b.2 .0)).then(a.2 .1.cmp(&b.2 .1)).then(a.0.cmp(&b.0))
         });
         let needs_year = self.settings.statement_prior_needs_year;
-        let in_pool: std::collections::BTreeSet<&str> = pool.iter().map(|r| r.doc.id.as_str()).collect();
+        let in_pool: std::collections::BTreeSet<i64> = pool.iter().filter_map(|r| r.id).collect();
         let mut pages = std::collections::BTreeSet::new();
-        let picked: Vec<&StatementHit> = hits
-            .iter()
-            .filter(|h| h.flag.lifts(years, needs_year))
-            .filter(|h| pages.insert((h.source.clone(), h.page)))
-            .filter(|h| !in_pool.contains(h.doc_id.as_str()))
+        let picked: Vec<(i64, f32)> = known
+            .into_iter()
+            .filter(|(_, _, (_, _, flag))| flag.lifts(years, needs_year))
+            .filter(|(_, _, (source, page, _))| pages.insert((source.clone(), *page)))
+            .filter(|(id, _, _)| !in_pool.contains(id))
+            .map(|(id, d, _)| (id, d))
             .collect();
         if picked.is_empty() {
             return Ok(vec![]);
         }
-        let ids: Vec<String> = picked.iter().map(|h| h.id.to_string()).collect();
-        let by_id = format!("id in [{}]", ids.join(","));
+        let by_id = format!("id in [{}]", picked.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>().join(","));
         let rows = self.store.call(api.query(chunks, &by_id, &POOL_FIELDS, picked.len(), 0), chunks).await?;
         let mut rows = RestV1::parse_pool(&rows, false)?;
         let mut out = Vec::with_capacity(picked.len());
-        for h in picked {
-            let Some(i) = rows.iter().position(|r| r.doc.id == h.doc_id) else {
-                return Err(StoreError::Incomplete { filter: by_id, got: out.len(), rows: ids.len() });
+        for (id, d) in &picked {
+            let Some(i) = rows.iter().position(|r| r.id == Some(*id)) else {
+                let filter = format!("id in [{} rows]", picked.len());
+                return Err(StoreError::Incomplete { filter, got: out.len(), rows: picked.len() });
             };
             let mut r = rows.swap_remove(i);
-            r.distance = h.distance;
+            r.distance = *d;
             out.push(r);
         }
         Ok(out)
@@ -934,7 +976,7 @@ fn chunk_number(id: &str) -> u64 {
 
 /// Spec §5 over a pool from the server: blend, per-page cap, top k — as `Corpus::search_traced`.
 pub fn rank(pool: &[(Doc, f32)], query: &str, k: usize, s: &RetrievalSettings) -> Vec<Hit> {
-    let rows: Vec<PoolRow> = pool.iter().map(|(doc, distance)| PoolRow { doc: doc.clone(), distance: *distance, page: PageFlag::default() }).collect();
+    let rows: Vec<PoolRow> = pool.iter().map(|(doc, distance)| PoolRow { doc: doc.clone(), distance: *distance, page: PageFlag::default(), id: None }).collect();
     rank_lifted(&rows, &vec![false; rows.len()], query, k, s)
 }
 

@@ -168,9 +168,13 @@ fn manifest_splits_statistics_over_rows_and_an_interrupted_file_does_not_count()
     let texts: Vec<String> = (0..400).map(|i| format!("segment{i} revenue grew in region{i} with backlog{i} and margin{i}")).collect();
     let (_, stats) = e.embed_documents_with_stats(&texts);
     let counts = [("all".to_string(), 41), ("table".to_string(), 40)].into_iter().collect();
-    let f = FileEntry { hash: "h1".into(), source: "a.pdf".into(), embedder: e.name(), docs: 400, statement_rows: Some(counts) };
+    // A statement page of 3,000 rows: its ids take rows of their own.
+    let ids = (0..3000).map(|i| 470_950_385_177_067_566 + i).collect();
+    let pages = vec![StatementPage { page: 37, years: vec![2021, 2022], ids }, StatementPage { page: 38, years: vec![], ids: vec![7] }];
+    let f = FileEntry { hash: "h1".into(), source: "a.pdf".into(), embedder: e.name(), docs: 400, statement_rows: Some(counts), statement_pages: pages };
     let rows = manifest_rows(&f, &stats);
     assert!(rows.len() > 1, "large statistics take several rows");
+    assert!(rows.iter().filter(|r| r.get("pages").is_some()).count() >= 2, "so do the ids of a large statement page");
     assert!(rows.iter().all(|r| serde_json::to_string(r).unwrap().len() <= ROW_JSON_BUDGET + 200));
     let other = FileEntry { hash: "h2".into(), source: "b.pdf".into(), embedder: e.name(), docs: 1, ..Default::default() };
     let mut all = manifest_rows(&other, &TermStats::default());
@@ -249,15 +253,17 @@ impl StoreTransport for FakeMilvus {
         match path.split('?').next().unwrap() {
             "/collections/describe" => ok(json!({"collectionName": name, "fields": [{"name": "id", "type": "Int64"}, {"name": "vector", "type": format!("FloatVector({dims})")}]})),
             "/insert" => {
+                let mut ids = vec![];
                 for r in body["data"].as_array().unwrap() {
                     // Auto ids, increasing, read back as strings (REST v1 writes Int64 so).
                     let id = self.last_id.get().max(470_950_385_177_067_566) + 1;
                     self.last_id.set(id);
                     let mut r = r.clone();
                     r["id"] = json!(id.to_string());
+                    ids.push(id.to_string());
                     rows.push(r);
                 }
-                ok(json!({"insertCount": body["data"].as_array().unwrap().len()}))
+                ok(json!({"insertCount": ids.len(), "insertIds": ids}))
             }
             "/delete" => {
                 let f = body["filter"].as_str().unwrap();
@@ -703,7 +709,7 @@ fn a_library_of_more_manifest_rows_than_one_query_answers_opens_whole() {
         let extra = 16_500;
         let rows: Vec<String> = (0..extra)
             .flat_map(|i| {
-                let f = FileEntry { hash: format!("h{i:05}"), source: format!("f{i:05}.pdf"), embedder: e.name(), docs: 0, statement_rows: Some(Default::default()) };
+                let f = FileEntry { hash: format!("h{i:05}"), source: format!("f{i:05}.pdf"), embedder: e.name(), docs: 0, statement_rows: Some(Default::default()), ..Default::default() };
                 manifest_rows(&f, &TermStats::default())
             })
             .map(|r| r.to_string())
@@ -727,7 +733,7 @@ fn a_library_of_more_manifest_rows_than_one_query_answers_opens_whole() {
 fn strip_statement_flags(fake: &FakeMilvus) {
     for (_, rows) in fake.collections.borrow_mut().values_mut() {
         for r in rows.iter_mut().filter_map(Value::as_object_mut) {
-            for k in ["statement", "years", "statement_rows"] {
+            for k in ["statement", "years", "statement_rows", "pages"] {
                 r.remove(k);
             }
         }
@@ -758,6 +764,9 @@ fn ingest_flags_every_row_of_a_statement_page_and_counts_them_per_pool_filter() 
         let (files, _) = read_manifest(&cs["filings_files"].1).unwrap();
         let want: std::collections::BTreeMap<String, usize> = [("all".into(), 2), ("table".into(), 1), ("text".into(), 1)].into_iter().collect();
         assert_eq!(files[0].statement_rows, Some(want));
+        // The manifest keeps the flagged rows' ids by page, so the statement-page search answers ids alone.
+        let ids: Vec<i64> = cs["filings"].1.iter().filter(|r| r["statement"] == json!(true)).map(|r| row_id(r).unwrap()).collect();
+        assert_eq!(files[0].statement_pages, [StatementPage { page: 37, years: vec![], ids }]);
     });
 }
 
