@@ -380,15 +380,12 @@ impl PageFlag {
     }
     /// `PageIndex::lifts` for a row: a statement page, and with `needs_year` one of `years`.
     pub fn lifts(&self, years: &std::collections::BTreeSet<u32>, needs_year: bool) -> bool {
-        self.statement && (!needs_year || self.years.iter().any(|y| years.contains(y)))
+        super::prior::page_lifts(self.statement, &self.years, years, needs_year)
     }
     /// `PageIndex::lift` for a row: what the prior adds to its score for a question asking about
     /// the statements `kinds` (`question_kinds`) and naming `years`.
     pub fn lift(&self, kinds: u8, years: &std::collections::BTreeSet<u32>, s: &RetrievalSettings) -> f64 {
-        if s.statement_prior <= 0.0 || !self.lifts(years, s.statement_prior_needs_year) {
-            return 0.0;
-        }
-        s.statement_prior + if self.kinds & kinds != 0 { s.statement_prior_matched } else { 0.0 }
+        super::prior::page_lift(self.statement, self.kinds, &self.years, kinds, years, s)
     }
 }
 
