@@ -203,9 +203,15 @@ fn insert_throughput_and_query_latency_at_scale() {
         // saves the statement-page search and the read of the joined rows.
         let no_prior = RetrievalSettings { statement_prior: 0.0, ..s.retrieval.clone() };
         let plain = futures::executor::block_on(MilvusStore::new(&http, url.clone(), None).open_search(&e, &no_prior)).unwrap();
+        // And unbounded: every statement page's nearest row joins (`statement_pool` = 0), the
+        // statement-page search returning every flagged row.
+        let every = RetrievalSettings { statement_pool: 0, ..s.retrieval.clone() };
+        let unbounded = futures::executor::block_on(MilvusStore::new(&http, url.clone(), None).open_search(&e, &every)).unwrap();
         for (label, m, search) in [
             ("all modalities", None, &search),
             ("tables", Some(Modality::Table), &search),
+            ("all modalities, every statement page", None, &unbounded),
+            ("tables, every statement page", Some(Modality::Table), &unbounded),
             ("all modalities, prior off", None, &plain),
             ("tables, prior off", Some(Modality::Table), &plain),
         ] {

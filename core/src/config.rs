@@ -355,6 +355,12 @@ pub struct RetrievalSettings {
     /// prints its inputs, whose rows share few of the question's words (docs/retrieval-bench.md,
     /// "The matched statement prior").
     pub statement_prior_matched: f64,
+    /// With `statement_prior`: the statement pages that join the candidate pool are those among
+    /// this many documents on statement pages nearest the question (each page with its nearest);
+    /// 0 = every statement page. Not in the paper: it bounds the prior's cost on a large library,
+    /// whose statement-page search otherwise returns every flagged row (docs/scale.md); a 10-K has
+    /// a few hundred such documents (the 3M 2022 10-K 207), so one filing's search is unchanged.
+    pub statement_pool: usize,
 }
 
 impl Default for RetrievalSettings {
@@ -382,6 +388,7 @@ impl Default for RetrievalSettings {
             statement_prior: 0.02,
             statement_prior_needs_year: false,
             statement_prior_matched: 0.1,
+            statement_pool: 512,
         }
     }
 }

@@ -350,20 +350,29 @@ impl Corpus {
         let lifted = |i: usize| prior.is_some_and(|p| p.lifts(i, &years, s.statement_prior_needs_year));
         let kinds = if prior.is_some() && s.statement_prior_matched > 0.0 { question_kinds(query_text) } else { 0 };
         if let Some(pages) = prior {
+            // Each statement page's nearest document within the pool's filter joins, among the
+            // `statement_pool` flagged documents nearest the question (0 = all of them): the same
+            // bound a library's statement-page search has (`milvus.rs`), so the two rank alike.
             let dist = self.distance_fn(query_vec);
             let in_pool: BTreeSet<usize> = pool.iter().map(|x| x.0).collect();
-            for page in pages.pages.iter().filter(|p| p.statement) {
-                let nearest = page
-                    .members
-                    .iter()
-                    .copied()
-                    .filter(|&j| modality.is_none_or(|m| self.docs[j].modality == m))
-                    .filter(|&j| !(modality == Some(Modality::Table) && self.docs[j].confidence == ExtractionConfidence::Low))
-                    .filter(|&j| lifted(j))
-                    .map(|j| (j, dist(j)))
-                    .min_by(cmp_pair);
-                if let Some(n) = nearest.filter(|n| !in_pool.contains(&n.0)) {
-                    pool.push(n);
+            let mut flagged: Vec<(usize, f32)> = pages
+                .pages
+                .iter()
+                .filter(|p| p.statement)
+                .flat_map(|p| p.members.iter().copied())
+                .filter(|&j| modality.is_none_or(|m| self.docs[j].modality == m))
+                .filter(|&j| !(modality == Some(Modality::Table) && self.docs[j].confidence == ExtractionConfidence::Low))
+                .map(|j| (j, dist(j)))
+                .collect();
+            if s.statement_pool > 0 && flagged.len() > s.statement_pool {
+                flagged.select_nth_unstable_by(s.statement_pool, cmp_pair);
+                flagged.truncate(s.statement_pool);
+            }
+            flagged.sort_by(cmp_pair);
+            let mut joined = BTreeSet::new();
+            for (j, d) in flagged {
+                if lifted(j) && joined.insert(pages.page_of[j]) && !in_pool.contains(&j) {
+                    pool.push((j, d));
                 }
             }
         }

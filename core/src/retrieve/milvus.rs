@@ -887,17 +887,21 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
 
     /// Each statement page's nearest row that is not in `pool` already, within the pool's filter
     /// (`Corpus::search_traced`: "statement pages join the pool"). Milvus 2.3 cannot group a
-    /// search by page, so a search filtered to flagged rows asks for all of them — the manifest
-    /// counts them per filter — answering ids and distances only (reading the rows' fields costs
-    /// Milvus most of the time, docs/scale.md); the manifest's `StatementPage`s say each id's
-    /// page, the client picks each page's nearest and reads the picked rows' documents by id.
-    /// Past Milvus's top-k ceiling (16,384 flagged rows) the pages are those among the nearest
-    /// 16,384 flagged rows. A short answer is asked again and then is `StoreError::Incomplete`,
-    /// as the dense pool's.
+    /// search by page, so a search filtered to flagged rows asks for the nearest
+    /// `retrieval.statement_pool` of them (all of them with 0, up to Milvus's top-k ceiling of
+    /// 16,384) — the manifest counts them per filter, so fewer than that many is a short answer —
+    /// answering ids and distances only (reading the rows' fields costs Milvus most of the time,
+    /// docs/scale.md); the manifest's `StatementPage`s say each id's page, the client picks each
+    /// page's nearest and reads the picked rows' documents by id. A short answer is asked again
+    /// and then is `StoreError::Incomplete`, as the dense pool's.
     async fn statement_pages(&self, q: &[f32], modality: Option<Modality>, pool: &[PoolRow], years: &std::collections::BTreeSet<u32>) -> Result<Vec<PoolRow>, StoreError> {
         let key = statement_key(modality);
         let flagged: usize = self.files.iter().map(|f| f.statement_rows.as_ref().and_then(|n| n.get(key)).copied().unwrap_or(0)).sum();
-        let want = flagged.min(MAX_TOPK);
+        let bound = match self.settings.statement_pool {
+            0 => MAX_TOPK,
+            n => n.min(MAX_TOPK),
+        };
+        let want = flagged.min(bound);
         if want == 0 {
             return Ok(vec![]);
         }

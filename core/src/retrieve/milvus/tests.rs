@@ -207,6 +207,8 @@ struct FakeMilvus {
     statement_searches: std::cell::Cell<usize>,
     /// The next this-many statement-page searches answer one row.
     thin_statement: std::cell::Cell<usize>,
+    /// The limit the last statement-page search asked for.
+    statement_limit: std::cell::Cell<usize>,
     /// Queries of the document collection (counts of a pool's filter).
     chunk_queries: std::cell::Cell<usize>,
     /// The last auto id given (Milvus's are ≈ 4.7 × 10¹⁷).
@@ -311,6 +313,9 @@ impl StoreTransport for FakeMilvus {
                     .collect();
                 hits.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
                 let mut lim = body["limit"].as_u64().unwrap() as usize;
+                if statement {
+                    self.statement_limit.set(lim);
+                }
                 if f.is_none() && self.thin_unfiltered.get() > 0 {
                     self.thin_unfiltered.set(self.thin_unfiltered.get() - 1);
                     lim = 1;
@@ -869,6 +874,37 @@ fn a_statement_page_outside_the_dense_pool_joins_it_as_in_a_local_corpus() {
         // Tables only: the statement page's table row joins a table pool the same way.
         let t = remote.search(q, 1, Some(Modality::Table)).await.unwrap();
         assert_eq!(ids(&t), ids(&LocalSearch { corpus: &c, embedder: &e, settings: &s }.search_now(q, 1, Some(Modality::Table)).unwrap()));
+    });
+}
+
+#[test]
+fn only_the_statement_pages_among_the_nearest_statement_pool_rows_join_in_a_library_as_in_a_local_corpus() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        // Three statement pages (a statement page holds a table), two rows each.
+        let mut docs = filing();
+        let t = |page, text: &str| Doc::bare(&doc_id("acme.pdf", page, Modality::Table, "t0"), "acme.pdf", page, Modality::Table, text);
+        docs.push(t(38, "Total current assets | 14,688 | 14,397\nTotal current liabilities | 9,523 | 7,948"));
+        docs.push(t(40, "Purchases of property, plant and equipment | (1,749) | (1,603)"));
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &docs).await;
+        let c = local_corpus(&e, docs, "acme.pdf");
+        let q = "risk factors raw material prices foreign exchange business";
+        let statements = |h: &[Hit]| h.iter().filter(|h| [37, 38, 40].contains(&h.doc.page)).count();
+        // A dense pool of 2 (pool factor 1) holds no statement page; a strong prior puts every
+        // joined one in the top 2.
+        let base = RetrievalSettings { pool_factor: 1, statement_prior: 0.5, max_hits_per_page: 1, ..RetrievalSettings::default() };
+        for (bound, joined, asked) in [(0, 2, 6), (1, 1, 1), (512, 2, 6)] {
+            let s = RetrievalSettings { statement_pool: bound, ..base.clone() };
+            let got = MilvusStore::new(&fake, url(), None).open_search(&e, &s).await.unwrap().search(q, 2, None).await.unwrap();
+            assert_eq!(fake.statement_limit.get(), asked, "statement_pool {bound}: the statement search asks for {asked} of the 6 flagged rows");
+            assert_eq!(statements(&got), joined, "statement_pool {bound}: {got:?}");
+            let local = LocalSearch { corpus: &c, embedder: &e, settings: &s };
+            let want = local.search_now(q, 2, None).unwrap();
+            assert_eq!(statements(&want), joined, "statement_pool {bound}, local corpus: {want:?}");
+            // Equal up to the f16 rounding of the local vectors: the statement rows are near ties here.
+            assert_same_ranking(q, &got, &want, &local, None);
+        }
     });
 }
 
