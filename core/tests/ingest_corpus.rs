@@ -1505,6 +1505,39 @@ fn a_stack_of_wrapped_label_lines_over_aligned_figures_stays_in_the_table() {
 }
 
 #[test]
+fn groups_of_rows_set_apart_under_headings_of_their_own_are_one_table() {
+    // J&J's Q4 2022 release p21: one sales table of six groups ("Pharmaceutical", "COVID-19
+    // Vaccine", "Pharmaceutical excluding COVID-19 Vaccine", …), each set apart by a blank line
+    // under its heading, every group's figures in the same eleven columns. A blank line followed
+    // by a heading cut the table into six, the last five without their column headings.
+    let p = fb_page("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf", 21);
+    let grids: Vec<_> = p.tables.iter().map(|t| t.grid()).collect();
+    assert_eq!(grids.len(), 1, "{grids:#?}");
+    let labels: Vec<&str> = grids[0].iter().map(|r| r[0].as_str()).collect();
+    for group in ["Pharmaceutical", "COVID-19 Vaccine", "Pharmaceutical excluding COVID-19 Vaccine"] {
+        assert!(labels.contains(&group), "{labels:#?}");
+    }
+    assert!(labels.iter().any(|l| l.starts_with("Worldwide excluding COVID-19 Vaccine")), "{labels:#?}");
+}
+
+#[test]
+fn a_balance_sheet_under_centred_section_headings_is_one_table() {
+    // Amcor's 10-Q p7: the balance sheet's "Assets", "Liabilities" and "Shareholders' Equity" are
+    // centred over the label column, each over rows in the same two columns of figures. A heading
+    // away from the label column ended the table: three tables, the second and third without the
+    // column headings that say which figure is which date.
+    let p = fb_page("AMCOR_2023Q2_10Q.pdf", 7);
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.grid().iter().any(|r| r[0] == "Total assets"))
+        .expect("the balance sheet");
+    let labels: Vec<String> = t.grid().iter().map(|r| r[0].clone()).collect();
+    assert!(labels.iter().any(|l| l == "Total liabilities"), "{labels:#?}");
+    assert!(labels.iter().any(|l| l.starts_with("Total liabilities and shareholders")), "{labels:#?}");
+}
+
+#[test]
 fn a_contents_page_set_in_columns_is_text_not_a_table() {
     // A filing's contents (p2) and its index of financial statements (p34) are set as columns of
     // titles and right-aligned page numbers; the numbers are page references that rise down the
