@@ -1521,6 +1521,22 @@ fn groups_of_rows_set_apart_under_headings_of_their_own_are_one_table() {
 }
 
 #[test]
+fn a_footnote_mark_raised_near_its_texts_size_stays_in_its_row() {
+    // J&J's Q4 2022 release p12: "Medical Device Regulation²", "COVID-19 Vaccine related costs³"
+    // and "Tax impact on special item adjustments⁴" carry marks at 6.7 pt beside 7.3 pt text,
+    // raised half an em. Too large for a superscript by size, each mark was a row of its own:
+    // the reconciliation came out as four tables, "Tax Adjustments" cut off from its rows.
+    let p = fb_page("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf", 12);
+    let grids: Vec<_> = p.tables.iter().map(|t| t.grid()).collect();
+    assert_eq!(grids.len(), 1, "{grids:#?}");
+    let rows = &grids[0];
+    assert!(rows.iter().all(|r| !matches!(r[0].trim(), "2" | "3" | "4")), "{rows:#?}");
+    let mdr = rows.iter().find(|r| r[0].starts_with("Medical Device Regulation")).expect("the MDR row");
+    assert_eq!(mdr[1..].join(" ").split_whitespace().collect::<Vec<_>>(), ["88", "73", "296", "234"], "{rows:#?}");
+    assert!(rows.iter().any(|r| r[0] == "Tax Adjustments"), "{rows:#?}");
+}
+
+#[test]
 fn a_balance_sheet_under_centred_section_headings_is_one_table() {
     // Amcor's 10-Q p7: the balance sheet's "Assets", "Liabilities" and "Shareholders' Equity" are
     // centred over the label column, each over rows in the same two columns of figures. A heading
