@@ -1694,19 +1694,19 @@ fn marks_set_apart_beside_the_lines_of_one_note_block_each_open_their_own_note()
 }
 
 #[test]
-fn one_set_of_notes_under_a_stack_of_tables_serves_each_table_that_marks_it() {
-    // Walmart 2020 p30: the five-year summary is three tables set one under another, with notes
-    // (1) and (2) under the last; "Financial position(2)" heads the middle one.
+fn the_notes_under_a_summary_of_row_groups_serve_the_whole_summary_and_not_the_table_above() {
+    // Walmart 2020 p30: the five-year summary sets its rows in groups ("Operating results",
+    // "Financial position(2)", "Unit counts") set apart by blank lines, one table, with notes (1)
+    // and (2) under it; "(2)" marks a group heading, "(1)" a row. The repurchase table above the
+    // summary keeps its own note (1), not the summary's.
     let bytes = read(&format!("{FB}WALMART_2020_10K.pdf"));
     let ex = ingest::extract(&bytes, "WALMART_2020_10K.pdf", &IngestSettings::default());
     let p = ex.pages.iter().find(|p| p.page == 30).expect("page 30");
     let with = |label: &str| p.tables.iter().find(|t| t.cells.iter().any(|c| c.text.starts_with(label))).unwrap_or_else(|| panic!("table with {label}"));
     let summary = with("Increase (decrease) in calendar comparable sales(1)");
+    assert!(std::ptr::eq(summary, with("Financial position(2)")) && std::ptr::eq(summary, with("Unit counts")));
     assert!(summary.notes.iter().any(|n| n.mark == "1" && n.text.starts_with("Comparable sales include sales from stores and clubs")), "{:?}", summary.notes);
-    let position = with("Financial position(2)");
-    assert!(!std::ptr::eq(summary, position));
-    assert!(position.notes.iter().any(|n| n.mark == "2" && n.text.contains("ASU 2016-02")), "{:?}", position.notes);
-    // The repurchase table above keeps its own note, not the summary's.
+    assert!(summary.notes.iter().any(|n| n.mark == "2" && n.text.contains("ASU 2016-02")), "{:?}", summary.notes);
     let repurchases = with("November 1-30, 2019");
     assert_eq!(repurchases.notes.len(), 1, "{:?}", repurchases.notes);
     assert!(repurchases.notes[0].text.starts_with("Represents the approximate dollar value of shares"));
