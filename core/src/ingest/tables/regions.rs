@@ -92,6 +92,9 @@ const MAX_PASSED: usize = 4;
 /// blank line or two of the table's own leading. Wider, the rows after it start another table.
 const GROUP_GAP: f32 = 3.2;
 
+/// Most lines a group's heading and the short labels under it hold before the group's first row.
+const GROUP_HEADING_LINES: usize = 6;
+
 /// The label-only line `rows[j]` heads a group of rows of the table whose rows span `left` to
 /// `right` and whose value columns are `cols`: a short heading set within the table's width (at
 /// the label column, or centred over it: "Liabilities", "COVID-19 Vaccine"), then short labels
@@ -111,7 +114,7 @@ fn group_heading(rows: &[Row], j: usize, (left, right): (f32, f32), cols: &[(f32
     if first.caption || !heading(first) {
         return false;
     }
-    for k in j..rows.len().min(j + HEADING_BLOCK_LINES) {
+    for k in j..rows.len().min(j + GROUP_HEADING_LINES) {
         let r = &rows[k];
         if k > j && (r.caption || !short_label(r, left) || r.line.ftop - rows[k - 1].line.fbot > r.line.size) {
             return false;
@@ -192,8 +195,8 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
                 && r.has_value()
                 && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= 2;
             // Groups of rows set apart by a blank line, each under a heading of its own at the
-            // label column ("Pre-tax Adjustments", "COVID-19 Vaccine"), are one table when the
-            // group's rows go on in the value columns seen.
+            // label column or centred over it ("Pre-tax Adjustments", "Liabilities"), are one
+            // table when the group's rows go on in the value columns seen.
             let heads_group = || group_heading(&rows, j, (left, right), &cols);
             if r.caption || gap > 2.0 * size && !((aligned || heads_group()) && gap <= GROUP_GAP * size) {
                 break;
