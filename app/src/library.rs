@@ -115,6 +115,11 @@ pub fn message(e: &StoreError) -> String {
         StoreError::Unreachable { url, reason } => format!("the Milvus server at {url} is unreachable ({reason})"),
         StoreError::Auth { message } => format!("the Milvus server refused the token ({message}): check the token in Settings → Library on a server"),
         StoreError::MissingCollection { collection } => format!("the Milvus server has no collection `{collection}`: check the collection's name, or ingest files into it (clair ingest PDF --store …)"),
+        StoreError::NoStatementFlags { collection, files } => format!(
+            "collection `{collection}` holds {} file(s) written without statement-page flags ({}): whoever ingests the library reads them again (clair ingest PDF... --store …), or import settings (TOML) with retrieval.statement_prior = 0 to search it without the structural prior",
+            files.len(),
+            files.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
+        ),
         other => other.to_string(),
     };
     format!("Library on a server: {what}")

@@ -6,12 +6,15 @@
 //! `--static-table` (its weight is `retrieval.static_weight`).
 //!
 //!   cargo run --release -p clair-cli --example retrieval_folds -- CORPORA_DIR QUESTIONS.jsonl
-//!       [--config SETTINGS.toml] [--static-table FILE] [--k 8] [--folds 5] [--misses] [--ranks] [--explain 1,3]
+//!       [--config SETTINGS.toml] [--static-table FILE] [--k 8] [--folds 5] [--misses] [--ranks] [--explain 1,3] [--dump FILE]
 //!
 //! `--misses` lists the questions whose gold page is not in the top k; `--ranks` every question's
 //! gold rank; `--explain FOLDS` prints,
 //! for every question of those folds whose gold page is not first, the start of the gold page and
-//! of the rank-1 page (the failure analysis in docs/retrieval-bench.md).
+//! of the rank-1 page (the failure analysis in docs/retrieval-bench.md); `--dump FILE` appends,
+//! per question, a `Q` row (index, fold, gold pages, `prior::question_kinds`, question) and one `D`
+//! row per document (index, page, dense distance, overlap ℓ, statement kinds of its page,
+//! modality, length), so that rerank rules can be tried offline on the same numbers.
 use clair_core::config::Settings;
 use clair_core::retrieve::embed::embedding_inputs;
 use clair_core::retrieve::static_embed::StaticTable;
@@ -121,6 +124,24 @@ fn main() {
                     println!("    p{p}: dense doc rank {dr:?}, blend doc rank {br:?} score {bs:.3} (v {:.3}) {}", 1.0 / (1.0 + d), corpus.docs[bi].id);
                 }
                 println!();
+            }
+        }
+        if let Some(path) = value("--dump") {
+            // Every document's dense distance, overlap ℓ and statement-page flag for this question
+            // (one TSV row per document), to try rerank rules offline on the same numbers.
+            use std::io::Write;
+            let qv = embedder.embed_query(question, corpus.term_stats(&embedder));
+            let qt = clair_core::retrieve::lexical::terms(question);
+            let pages = corpus.page_index();
+            let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path).expect("dump");
+            let qi = ranks.len();
+            let qk = clair_core::retrieve::prior::question_kinds(question);
+            writeln!(f, "Q\t{qi}\t{fold}\t{}\t{qk}\t{}", gold.iter().map(|g| g.to_string()).collect::<Vec<_>>().join(","), question.replace(['\t', '\n'], " ")).ok();
+            for (i, d) in corpus.exact_pool(&qv, corpus.len(), None) {
+                let doc = &corpus.docs[i];
+                let l = clair_core::retrieve::lexical::lexical_score(&qt, &doc.text);
+                let st = pages.pages[pages.page_of[i]].kinds;
+                writeln!(f, "D\t{qi}\t{i}\t{}\t{d:.6}\t{l:.6}\t{st}\t{:?}\t{}", doc.page, doc.modality, doc.text.len()).ok();
             }
         }
         if args.iter().any(|a| a == "--ranks") {

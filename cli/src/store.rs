@@ -77,7 +77,11 @@ pub fn ingest(a: &Args, s: &Settings, url: StoreUrl, token: Option<String>) -> R
     let store = MilvusStore::new(&t, url.clone(), token.clone());
     let label = format!("milvus://{}/{}", url.base.split("://").nth(1).unwrap_or(&url.base), url.collection);
     futures::executor::block_on(store.ensure_collections(e.dims()))?;
-    let present: BTreeSet<String> = futures::executor::block_on(store.files())?.into_iter().map(|f| f.hash).collect();
+    let files = futures::executor::block_on(store.files())?;
+    let present: BTreeSet<String> = files.iter().map(|f| f.hash.clone()).collect();
+    // A file stored before rows carried statement-page flags is read again, not skipped: a search
+    // with the structural prior refuses a library holding one (`StoreError::NoStatementFlags`).
+    let unflagged: BTreeSet<String> = files.iter().filter(|f| f.statement_rows.is_none()).map(|f| f.hash.clone()).collect();
 
     // Hash every file first: what is there already is skipped before any reading.
     let mut queue: Vec<(String, Vec<u8>, String)> = vec![];
@@ -88,7 +92,9 @@ pub fn ingest(a: &Args, s: &Settings, url: StoreUrl, token: Option<String>) -> R
         if !seen.insert(hash.clone()) {
             continue;
         }
-        if present.contains(&hash) && !a.has("--replace") {
+        if unflagged.contains(&hash) && !a.has("--replace") {
+            eprintln!("{pdf}: in {label} without statement-page flags; reading it again");
+        } else if present.contains(&hash) && !a.has("--replace") {
             eprintln!("{pdf}: already in {label} (same content); skipped (--replace reads it again)");
             continue;
         }
@@ -160,7 +166,7 @@ fn ingest_one(store: &MilvusStore<'_, MilvusHttp>, e: &OfflineEmbedder, s: &Sett
     let ex = clair_core::ingest::extract_on_threads(bytes, &source, &s.ingest, 1);
     let docs: Vec<Doc> = clair_core::ingest::documents(&ex, &s.ingest);
     let (vectors, stats) = e.embed_documents_with_stats(&embedding_inputs(&docs));
-    let file = FileEntry { hash: hash.to_string(), source: source.clone(), embedder: e.name(), docs: docs.len() };
+    let file = FileEntry { hash: hash.to_string(), source: source.clone(), embedder: e.name(), docs: docs.len(), ..Default::default() };
     futures::executor::block_on(async {
         store.remove_file(hash, &source).await?;
         store.put_file(&file, &docs, &vectors, &stats).await

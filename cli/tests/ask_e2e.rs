@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{clair, scratch, start_mock, Mock, DOC, PDFS};
+use common::{clair, start_mock, Mock, DOC, PDFS};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -16,7 +16,11 @@ const QUESTION: &str = "What was the gain from the separation of the Consumer He
 fn corpus() -> &'static PathBuf {
     static CORPUS: OnceLock<PathBuf> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let dir = scratch("ask-e2e");
+        // Shared by every test of this file and never dropped (a static), so it lives under
+        // target/ (cargo's folder for integration tests' files), not in the system's temp folder.
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ask-e2e");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("jj.corpus");
         let o = clair(&["ingest".into(), format!("{PDFS}/{DOC}.pdf"), "-o".into(), out.display().to_string()]);
         assert!(o.status.success(), "ingest failed: {}", String::from_utf8_lossy(&o.stderr));

@@ -18,10 +18,10 @@
 //! Chunks are a real filing's documents repeated under distinct ids, each with a distinct vector
 //! (its own plus noise in a few dimensions), as the issue allows.
 
-use clair_core::config::{Modality, Settings};
+use clair_core::config::{Modality, RetrievalSettings, Settings};
 use clair_core::corpus::Doc;
 use clair_core::retrieve::embed::{embedding_inputs, normalise, TermStats};
-use clair_core::retrieve::milvus::{doc_row, FileEntry, MilvusStore, Reply, Request, StoreTransport, StoreUrl};
+use clair_core::retrieve::milvus::{doc_row, page_flags, FileEntry, MilvusStore, Reply, Request, StoreTransport, StoreUrl};
 use clair_core::retrieve::{Corpus, Embedder, LocalSearch, OfflineEmbedder, Search};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -156,7 +156,7 @@ fn insert_throughput_and_query_latency_at_scale() {
                     v
                 })
                 .collect();
-            let file = FileEntry { hash: format!("h{copy}"), source, embedder: e.name(), docs: take };
+            let file = FileEntry { hash: format!("h{copy}"), source, embedder: e.name(), docs: take, ..Default::default() };
             futures::executor::block_on(store.put_file(&file, &ds, &vs, &stats)).unwrap();
             stored += take;
             copy += 1;
@@ -168,7 +168,8 @@ fn insert_throughput_and_query_latency_at_scale() {
             // Where the time went: building the request bodies on the client (one file's, timed
             // here, times the files), against the requests' time on the wire and in the server.
             let t = Instant::now();
-            let rows: Vec<String> = docs.iter().zip(&vectors).map(|(d, v)| doc_row(d, v, "h").0).collect();
+            let flags = page_flags(&docs);
+            let rows: Vec<String> = docs.iter().zip(&vectors).zip(&flags).map(|((d, v), f)| doc_row(d, v, "h", f).0).collect();
             let encode_s = t.elapsed().as_secs_f64() * (stored - from) as f64 / per_file as f64;
             let row_bytes = rows.iter().map(String::len).sum::<usize>() / rows.len();
             eprintln!(
@@ -198,7 +199,16 @@ fn insert_throughput_and_query_latency_at_scale() {
         }
         assert_eq!(search.stats.docs, merged.docs, "the library's statistics cover every file");
 
-        for (label, m) in [("all modalities", None), ("tables", Some(Modality::Table))] {
+        // The structural prior's share (docs/scale.md): the same queries with it off, which
+        // saves the statement-page search and the read of the joined rows.
+        let no_prior = RetrievalSettings { statement_prior: 0.0, ..s.retrieval.clone() };
+        let plain = futures::executor::block_on(MilvusStore::new(&http, url.clone(), None).open_search(&e, &no_prior)).unwrap();
+        for (label, m, search) in [
+            ("all modalities", None, &search),
+            ("tables", Some(Modality::Table), &search),
+            ("all modalities, prior off", None, &plain),
+            ("tables, prior off", Some(Modality::Table), &plain),
+        ] {
             let mut lat = vec![];
             for q in &qs {
                 let t = Instant::now();

@@ -93,14 +93,17 @@ fn a_file_in_the_library_searches_and_answers_exactly_as_in_a_local_corpus_with_
     let local = dir.join("jj.corpus").display().to_string();
     run_ok(&s(&["ingest", &pdf(DOC), "-o", &local, "--embedder", "offline"]));
 
-    // A library ranks without the structural prior (its pool brings no page's other documents to
-    // tell a statement page by; docs/scale.md): both sides run with it off.
-    let no_prior = dir.join("no-prior.toml");
-    std::fs::write(&no_prior, "[retrieval]\nstatement_prior = 0.0\n").unwrap();
-    let no_prior = no_prior.display().to_string();
-    for q in ["What was the gain from the separation of the Consumer Health business?", "cash proceeds Kenvue exchange offer", "discontinued operations"] {
-        let (a, _) = run_ok(&s(&["search", &local, q, "--k", "6", "--json", "--config", &no_prior]));
-        let (b, _) = run_ok(&s(&["search", "--store", &lib, q, "--k", "6", "--json", "--config", &no_prior]));
+    // The default settings on both sides, the structural prior on: the library's rows carry
+    // their page's statement flag (written at ingest), so it lifts and joins the same pages.
+    assert!(clair_core::config::RetrievalSettings::default().statement_prior > 0.0);
+    for q in [
+        "What was the gain from the separation of the Consumer Health business?",
+        "cash proceeds Kenvue exchange offer",
+        "discontinued operations",
+        "What were total sales to customers and net earnings in 2023?",
+    ] {
+        let (a, _) = run_ok(&s(&["search", &local, q, "--k", "6", "--json"]));
+        let (b, _) = run_ok(&s(&["search", "--store", &lib, q, "--k", "6", "--json"]));
         let (a, b) = (hits(&a), hits(&b));
         assert_eq!(a.len(), b.len(), "{q}");
         for (x, y) in a.iter().zip(&b) {
@@ -122,7 +125,7 @@ fn a_file_in_the_library_searches_and_answers_exactly_as_in_a_local_corpus_with_
     let ask = |target: &[&str]| -> Value {
         let mut args = s(&["ask"]);
         args.extend(s(target));
-        args.extend(s(&[q, "--json", "--base-url", &format!("{}/v1", mock.url), "--model", "gpt-4o-mini", "--config", &no_prior]));
+        args.extend(s(&[q, "--json", "--base-url", &format!("{}/v1", mock.url), "--model", "gpt-4o-mini"]));
         let (out, _) = run_ok(&args);
         serde_json::from_str(&out).unwrap()
     };
@@ -240,7 +243,7 @@ fn a_library_of_more_manifest_rows_than_one_milvus_query_answers_opens_and_searc
         let rows: Vec<Value> = (start..(start + 2_500).min(extra))
             .map(|i| {
                 serde_json::json!({"vector": [1.0, 0.0], "file_hash": format!("h{i:05}"), "source": format!("f{i:05}.pdf"),
-                    "embedder": embedder, "docs": 0, "part": 0, "parts": 1, "stats": ""})
+                    "embedder": embedder, "docs": 0, "part": 0, "parts": 1, "stats": "", "statement_rows": {}})
             })
             .collect();
         let body = serde_json::json!({"collectionName": format!("{collection}_files"), "data": rows}).to_string();
@@ -331,4 +334,63 @@ fn eval_over_the_library_scores_the_same_answers_and_pages_as_over_the_local_fil
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("Graph-RAG"), "{}", String::from_utf8_lossy(&o.stderr));
     drop(mock);
+}
+
+#[test]
+#[ignore = "needs a real Milvus: scripts/milvus.sh serve, then CLAIR_MILVUS=milvus://127.0.0.1:19530"]
+fn a_library_written_without_statement_flags_says_so_and_ingest_reads_such_a_file_again() {
+    let lib = store("unflagged");
+    run_ok(&s(&["ingest", &pdf(AMCOR_8K), "--store", &lib]));
+    let q = "Amcor Bemis merger";
+    run_ok(&s(&["search", "--store", &lib, q, "--k", "3", "--json"]));
+    // Its manifest rewritten as a library written before rows carried statement-page flags.
+    let (http, collection) = lib.replacen("milvus://", "http://", 1).rsplit_once('/').map(|(h, c)| (h.to_string(), c.to_string())).unwrap();
+    let manifest = format!("{collection}_files");
+    let call = |path: &str, body: Value| -> Value {
+        let r = ureq::post(&format!("{http}/v1/vector/{path}")).set("Content-Type", "application/json").send_string(&body.to_string()).unwrap();
+        let r: Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+        assert_eq!(r["code"], 200, "{r}");
+        r
+    };
+    let fields = ["file_hash", "source", "embedder", "docs", "part", "parts", "stats"];
+    let rows = call("query", serde_json::json!({"collectionName": manifest, "filter": "part >= 0", "outputFields": fields, "limit": 100, "offset": 0}));
+    let rows: Vec<Value> = rows["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let mut old = serde_json::json!({"vector": [1.0, 0.0]});
+            for f in fields {
+                old[f] = r[f].clone();
+            }
+            old
+        })
+        .collect();
+    assert!(!rows.is_empty());
+    call("delete", serde_json::json!({"collectionName": manifest, "filter": "part >= 0"}));
+    call("insert", serde_json::json!({"collectionName": manifest, "data": rows}));
+
+    // Searched with the prior on (the default): refused with what to do, never ranked without it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let err = loop {
+        let o = clair(&s(&["search", "--store", &lib, q, "--k", "3", "--json"]));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        if !o.status.success() || std::time::Instant::now() > deadline {
+            assert!(!o.status.success(), "a library without flags searched with the prior: {err}");
+            break err;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    };
+    assert!(err.contains(&format!("{AMCOR_8K}.pdf")) && err.contains("without statement-page flags") && err.contains("retrieval.statement_prior = 0"), "{err}");
+    // With the prior off it searches as before.
+    let dir = scratch("milvus-unflagged");
+    let no_prior = dir.join("no-prior.toml");
+    std::fs::write(&no_prior, "[retrieval]\nstatement_prior = 0.0\n").unwrap();
+    let (out, _) = run_ok(&s(&["search", "--store", &lib, q, "--k", "3", "--json", "--config", &no_prior.display().to_string()]));
+    assert_eq!(hits(&out).len(), 3);
+    // Ingested again (no --replace), the file is read again, not skipped, and searches with the prior.
+    let (_, err) = run_ok(&s(&["ingest", &pdf(AMCOR_8K), "--store", &lib]));
+    assert!(err.contains("without statement-page flags; reading it again") && !err.contains("skipped"), "{err}");
+    let (out, _) = run_ok(&s(&["search", "--store", &lib, q, "--k", "3", "--json"]));
+    assert_eq!(hits(&out).len(), 3);
 }

@@ -347,6 +347,14 @@ pub struct RetrievalSettings {
     /// With `statement_prior`: apply it only to statement pages whose heading or column headers
     /// carry a fiscal year the question names (off: measured no better on the held-out folds).
     pub statement_prior_needs_year: bool,
+    /// Added on top of `statement_prior` to the documents of a statement page when the question
+    /// asks about that statement: names its title, or a line item or ratio computed from it (the
+    /// concept list's balance-sheet, income-statement and cash-flow items: "inventory turnover"
+    /// asks about the balance sheet and the income statement). 0 = the plain prior. Not in the
+    /// paper: a question naming "gross margin" or "DPO" is answered from the statement that
+    /// prints its inputs, whose rows share few of the question's words (docs/retrieval-bench.md,
+    /// "The matched statement prior").
+    pub statement_prior_matched: f64,
 }
 
 impl Default for RetrievalSettings {
@@ -373,6 +381,7 @@ impl Default for RetrievalSettings {
             static_weight: 0.1,
             statement_prior: 0.02,
             statement_prior_needs_year: false,
+            statement_prior_matched: 0.1,
         }
     }
 }
@@ -709,6 +718,9 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&r.statement_prior) {
             return Err(format!("retrieval.statement_prior must be between 0 and 1 (got {})", r.statement_prior));
+        }
+        if !(0.0..=1.0).contains(&r.statement_prior_matched) {
+            return Err(format!("retrieval.statement_prior_matched must be between 0 and 1 (got {})", r.statement_prior_matched));
         }
         if !(0.0..=1.0).contains(&r.static_weight) {
             return Err(format!("retrieval.static_weight must be between 0 and 1 (got {})", r.static_weight));

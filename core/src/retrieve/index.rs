@@ -14,7 +14,7 @@
 use crate::hash::{fnv64, fnv64_more};
 use super::blend::{blend_all, cap_per_group};
 use super::embed::{embedding_inputs, fiscal_years, OfflineEmbedder, TermStats};
-use super::prior::PageIndex;
+use super::prior::{question_kinds, PageIndex};
 use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::{Doc, ExtractionConfidence, Hit};
 use super::graph::{self, Graph, GraphError, GraphJob, HPoint};
@@ -348,6 +348,7 @@ impl Corpus {
         let prior = (s.statement_prior > 0.0).then(|| self.page_index());
         let years = if s.statement_prior_needs_year { fiscal_years(query_text) } else { BTreeSet::new() };
         let lifted = |i: usize| prior.is_some_and(|p| p.lifts(i, &years, s.statement_prior_needs_year));
+        let kinds = if prior.is_some() && s.statement_prior_matched > 0.0 { question_kinds(query_text) } else { 0 };
         if let Some(pages) = prior {
             let dist = self.distance_fn(query_vec);
             let in_pool: BTreeSet<usize> = pool.iter().map(|x| x.0).collect();
@@ -367,9 +368,10 @@ impl Corpus {
             }
         }
         let mut ranked = blend_all(pool.iter().map(|&(i, d)| (i, d, self.docs[i].text.as_str())), query_text, s);
-        if prior.is_some() {
-            for r in ranked.iter_mut().filter(|r| lifted(r.0)) {
-                r.1 += s.statement_prior;
+        if let Some(pages) = prior {
+            // `statement_prior`, plus `statement_prior_matched` on the statements the question asks about.
+            for r in ranked.iter_mut() {
+                r.1 += pages.lift(r.0, kinds, &years, s);
             }
             // Stable: equal scores keep the blend's order.
             ranked.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));

@@ -9,16 +9,23 @@
 //! - `COLLECTION` holds one row per document of every modality (paper B.3: modality, source,
 //!   page) with the whole `Doc` as JSON in `doc` — ids, page label, section, boxes, table and
 //!   chart metadata — so a hit cites and highlights exactly as a local one. `file_hash` (SHA-256
-//!   of the PDF, `store::content_key`) and `low` (low-confidence table) are the filter fields.
+//!   of the PDF, `store::content_key`), `low` (low-confidence table) and `statement` (the row's
+//!   page is a statement page, `prior.rs`, with the page's fiscal years in `years`) are the
+//!   filter fields.
 //! - `COLLECTION_files` is the manifest: per file its hash, name, embedder, document count and its
-//!   share of the offline embedder's query IDF (`TermStats`), split over rows of ≤ 60 kB (Milvus
+//!   share of the offline embedder's query IDF (`TermStats`) and its rows on statement pages per
+//!   pool filter (`statement_rows`), split over rows of ≤ 60 kB (Milvus
 //!   caps a row's dynamic fields at 64 KiB). A file is in the library once all its manifest rows
 //!   are: they are written after its documents, so an interrupted ingest leaves no manifest and
 //!   the next one removes the partial documents and reads the file again (resumable).
 //!
 //! Search is `Corpus::search`'s: the dense pool (`pool_factor · k`, modality-filtered, low-
 //! confidence tables left out of tabular searches) comes from Milvus's L2 search (squared L2, as
-//! the local scan), then the 0.65/0.35 blend and the per-page cap run here (spec §5).
+//! the local scan), then the 0.65/0.35 blend and the per-page cap run here (spec §5). The
+//! structural prior (`prior.rs`, `retrieval.statement_prior`) needs each page's other documents,
+//! which a pool does not bring, so ingest decides it per file (`PageIndex` over the file's
+//! documents) and flags each row; a search then lifts flagged hits and lets each statement page's
+//! nearest row join the pool through a second, `statement == true` search, as `Corpus::search`.
 //!
 //! Errors are never a silent empty result: an unreachable server, a refused token, a missing
 //! collection and vectors of another size (Milvus 2.3 answers a wrong-size query with an empty
@@ -26,7 +33,7 @@
 //! that knows paths and reply shapes, so a v2 dialect can follow beside it.
 
 use super::blend::{blend_all, cap_per_group};
-use super::embed::{Embedder, OfflineEmbedder, TermStats};
+use super::embed::{fiscal_years, Embedder, OfflineEmbedder, TermStats};
 use super::Search;
 use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::{Doc, ExtractionConfidence, Hit};
@@ -127,6 +134,8 @@ pub enum StoreError {
     Server { code: i64, message: String },
     /// A search answered fewer rows than its filter (or the collection) holds, twice.
     Incomplete { filter: String, got: usize, rows: usize },
+    /// Files written before rows carried statement-page flags, searched with the prior on.
+    NoStatementFlags { collection: String, files: Vec<String> },
     Malformed(String),
 }
 
@@ -152,6 +161,17 @@ impl std::fmt::Display for StoreError {
                 write!(
                     f,
                     " the search was not used (try again; if it persists, the server's index misses rows: on Milvus 2.3 set queryNode.segcore.interimIndex.enableIndex=false, docs/scale.md)"
+                )
+            }
+            StoreError::NoStatementFlags { collection, files } => {
+                let names: Vec<&str> = files.iter().take(3).map(String::as_str).collect();
+                let more = if files.len() > 3 { format!(" and {} more", files.len() - 3) } else { String::new() };
+                write!(
+                    f,
+                    "collection `{collection}` holds {} file(s) written without statement-page flags ({}{more}), so the structural prior cannot rank them: \
+                     ingest them again (clair ingest PDF... --store … reads such a file again), or set retrieval.statement_prior = 0 to search without the prior",
+                    files.len(),
+                    names.join(", ")
                 )
             }
             StoreError::Malformed(m) => write!(f, "unexpected reply from Milvus: {m}"),
@@ -244,8 +264,12 @@ impl RestV1 {
             Some(json!({"collectionName": collection, "filter": filter, "outputFields": fields, "limit": limit, "offset": offset})),
         )
     }
+    /// A pool search: each hit with its document and its statement-page flag.
     pub fn search(&self, vector: &[f32], limit: usize, filter: Option<&str>) -> Request {
-        let mut body = json!({"collectionName": self.chunks(), "vector": vector, "limit": limit.clamp(1, MAX_TOPK), "outputFields": ["doc"]});
+        self.search_fields(vector, limit, filter, &POOL_FIELDS)
+    }
+    pub fn search_fields(&self, vector: &[f32], limit: usize, filter: Option<&str>, fields: &[&str]) -> Request {
+        let mut body = json!({"collectionName": self.chunks(), "vector": vector, "limit": limit.clamp(1, MAX_TOPK), "outputFields": fields});
         if let Some(f) = filter {
             body["filter"] = json!(f);
         }
@@ -289,15 +313,131 @@ impl RestV1 {
 
     /// Search hits as (document, squared L2 distance), nearest first.
     pub fn parse_hits(data: &Value) -> Result<Vec<(Doc, f32)>, StoreError> {
+        Ok(Self::parse_pool(data, true)?.into_iter().map(|r| (r.doc, r.distance)).collect())
+    }
+
+    /// Pool rows: document, distance (search hits; queried rows carry none and read as 0) and
+    /// statement-page flag.
+    pub fn parse_pool(data: &Value, hits: bool) -> Result<Vec<PoolRow>, StoreError> {
+        let rows = data.as_array().ok_or_else(|| StoreError::Malformed(format!("search data is not a list: {data}")))?;
+        rows.iter()
+            .map(|r| {
+                let distance = match r.get("distance").and_then(Value::as_f64) {
+                    Some(d) => d as f32,
+                    None if !hits => 0.0,
+                    None => return Err(StoreError::Malformed("a hit without a distance".into())),
+                };
+                let doc = r.get("doc").and_then(Value::as_str).ok_or_else(|| StoreError::Malformed("a hit without its document".into()))?;
+                let doc: Doc = serde_json::from_str(doc).map_err(|e| StoreError::Malformed(format!("a stored document does not read: {e}")))?;
+                Ok(PoolRow { doc, distance, page: PageFlag::of_row(r), id: row_id(r).ok() })
+            })
+            .collect()
+    }
+
+    /// Hits of a search asking for no field: (row id, squared L2 distance).
+    pub fn parse_id_hits(data: &Value) -> Result<Vec<(i64, f32)>, StoreError> {
         let rows = data.as_array().ok_or_else(|| StoreError::Malformed(format!("search data is not a list: {data}")))?;
         rows.iter()
             .map(|r| {
                 let d = r.get("distance").and_then(Value::as_f64).ok_or_else(|| StoreError::Malformed("a hit without a distance".into()))?;
-                let doc = r.get("doc").and_then(Value::as_str).ok_or_else(|| StoreError::Malformed("a hit without its document".into()))?;
-                let doc: Doc = serde_json::from_str(doc).map_err(|e| StoreError::Malformed(format!("a stored document does not read: {e}")))?;
-                Ok((doc, d as f32))
+                Ok((row_id(r)?, d as f32))
             })
             .collect()
+    }
+
+    /// The ids an insert gave its rows, in the rows' order (REST v1 writes them as strings).
+    pub fn parse_insert_ids(data: &Value, rows: usize) -> Result<Vec<i64>, StoreError> {
+        let ids = data.get("insertIds").and_then(Value::as_array).ok_or_else(|| StoreError::Malformed(format!("an insert reply without its ids: {data}")))?;
+        let ids = ids.iter().map(|id| row_id(&json!({ "id": id }))).collect::<Result<Vec<i64>, _>>()?;
+        if ids.len() != rows {
+            return Err(StoreError::Malformed(format!("an insert of {rows} rows answered {} ids", ids.len())));
+        }
+        Ok(ids)
+    }
+}
+
+/// What a pool search asks for with each hit.
+pub const POOL_FIELDS: [&str; 3] = ["doc", "statement", "years"];
+
+/// A row's structural-prior flag (`prior.rs`): whether its page is a statement page and the fiscal
+/// years the page's heading and column headers name (for `statement_prior_needs_year`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageFlag {
+    pub statement: bool,
+    pub years: std::collections::BTreeSet<u32>,
+}
+
+impl PageFlag {
+    fn of_row(r: &Value) -> PageFlag {
+        PageFlag {
+            statement: r.get("statement").and_then(Value::as_bool).unwrap_or(false),
+            years: r.get("years").and_then(Value::as_array).into_iter().flatten().filter_map(|y| y.as_u64()).map(|y| y as u32).collect(),
+        }
+    }
+    /// `PageIndex::lifts` for a row: a statement page, and with `needs_year` one of `years`.
+    pub fn lifts(&self, years: &std::collections::BTreeSet<u32>, needs_year: bool) -> bool {
+        self.statement && (!needs_year || self.years.iter().any(|y| years.contains(y)))
+    }
+}
+
+/// One row of a library's pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolRow {
+    pub doc: Doc,
+    pub distance: f32,
+    pub page: PageFlag,
+    /// Its primary key, when the reply carried it.
+    pub id: Option<i64>,
+}
+
+/// A statement page of a file as the manifest records it: its page number, fiscal years and the
+/// ids Milvus gave its rows, so the statement-page search can answer ids alone.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StatementPage {
+    pub page: u32,
+    pub years: Vec<u32>,
+    pub ids: Vec<i64>,
+}
+
+/// Each document's `PageFlag`, from the file's own documents: `PageIndex` over them in the order a
+/// local corpus holds them (by modality, stable), so a page's heading is read as `Corpus` reads it.
+pub fn page_flags(docs: &[Doc]) -> Vec<PageFlag> {
+    let mut order: Vec<usize> = (0..docs.len()).collect();
+    order.sort_by_key(|&i| docs[i].modality);
+    let sorted: Vec<Doc> = order.iter().map(|&i| docs[i].clone()).collect();
+    let idx = super::prior::PageIndex::build(&sorted);
+    let mut flags = vec![PageFlag::default(); docs.len()];
+    for (pos, &i) in order.iter().enumerate() {
+        if let Some(p) = idx.page_of.get(pos).and_then(|&p| idx.pages.get(p)) {
+            flags[i] = PageFlag { statement: p.statement, years: if p.statement { p.years.clone() } else { Default::default() } };
+        }
+    }
+    flags
+}
+
+/// The key of a pool filter in a file's `statement_rows`: every row, or one modality's (tables
+/// without the low-confidence ones, as `modality_filter`).
+pub fn statement_key(modality: Option<Modality>) -> &'static str {
+    modality.map_or("all", Modality::as_str)
+}
+
+/// A file's rows on statement pages per pool filter (`statement_key`).
+pub fn statement_rows(docs: &[Doc], flags: &[PageFlag]) -> std::collections::BTreeMap<String, usize> {
+    let mut n: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for (d, _) in docs.iter().zip(flags).filter(|(_, f)| f.statement) {
+        *n.entry("all".into()).or_default() += 1;
+        if !(d.modality == Modality::Table && d.confidence == ExtractionConfidence::Low) {
+            *n.entry(d.modality.as_str().into()).or_default() += 1;
+        }
+    }
+    n
+}
+
+/// The filter of the statement-page search: flagged rows within the pool's filter.
+pub fn statement_filter(modality: Option<Modality>) -> String {
+    match modality_filter(modality) {
+        Some(f) => format!("statement == true and {f}"),
+        None => "statement == true".into(),
     }
 }
 
@@ -357,12 +497,16 @@ struct DocRow<'a> {
     modality: &'a str,
     low: bool,
     file_hash: &'a str,
+    statement: bool,
+    #[serde(skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    years: &'a std::collections::BTreeSet<u32>,
     doc: &'a str,
 }
 
-/// One document's row as JSON text: the vector, the filter fields and the whole document.
-/// Returns the row and whether the document had to be cut to fit (`doc_json`).
-pub fn doc_row(doc: &Doc, vector: &[f32], file_hash: &str) -> (String, bool) {
+/// One document's row as JSON text: the vector, the filter fields (its page's statement flag
+/// among them, `page_flags`) and the whole document. Returns the row and whether the document
+/// had to be cut to fit (`doc_json`).
+pub fn doc_row(doc: &Doc, vector: &[f32], file_hash: &str, page: &PageFlag) -> (String, bool) {
     let (json, cut) = doc_json(doc);
     let row = DocRow {
         vector: CompactVector(vector),
@@ -372,18 +516,25 @@ pub fn doc_row(doc: &Doc, vector: &[f32], file_hash: &str) -> (String, bool) {
         modality: doc.modality.as_str(),
         low: doc.confidence == ExtractionConfidence::Low,
         file_hash,
+        statement: page.statement,
+        years: &page.years,
         doc: &json,
     };
     (serde_json::to_string(&row).unwrap_or_default(), cut)
 }
 
 /// A file as the manifest records it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct FileEntry {
     pub hash: String,
     pub source: String,
     pub embedder: String,
     pub docs: usize,
+    /// Its rows on statement pages per pool filter (`statement_key`), written by `put_file`;
+    /// `None` for a file stored before rows carried statement-page flags.
+    pub statement_rows: Option<std::collections::BTreeMap<String, usize>>,
+    /// Its statement pages with their rows' ids (read with the statistics, `open_search`).
+    pub statement_pages: Vec<StatementPage>,
 }
 
 /// The manifest collection's vector size: Milvus needs a vector field; this one is never searched.
@@ -421,13 +572,23 @@ pub fn manifest_rows(file: &FileEntry, stats: &TermStats) -> Vec<Value> {
     if pieces.is_empty() {
         pieces.push("");
     }
-    let parts = pieces.len();
-    pieces
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            json!({"vector": [1.0, 0.0], "file_hash": file.hash, "source": file.source, "embedder": file.embedder,
-                   "docs": file.docs, "part": i, "parts": parts, "stats": p})
+    // The statement pages' row ids follow in rows of their own (digits, brackets and commas: no
+    // escaping), each with an empty piece of the statistics.
+    let pages = if file.statement_pages.is_empty() { String::new() } else { serde_json::to_string(&file.statement_pages).unwrap_or_default() };
+    let page_pieces: Vec<&str> = pages.as_bytes().chunks(ROW_JSON_BUDGET / 2).map(|c| std::str::from_utf8(c).unwrap_or_default()).collect();
+    let parts = pieces.len() + page_pieces.len();
+    let rows = pieces.into_iter().map(|p| (p, "")).chain(page_pieces.into_iter().map(|p| ("", p)));
+    rows.enumerate()
+        .map(|(i, (p, ids))| {
+            let mut row = json!({"vector": [1.0, 0.0], "file_hash": file.hash, "source": file.source, "embedder": file.embedder,
+                   "docs": file.docs, "part": i, "parts": parts, "stats": p});
+            if let Some(n) = &file.statement_rows {
+                row["statement_rows"] = json!(n);
+            }
+            if !ids.is_empty() {
+                row["pages"] = json!(ids);
+            }
+            row
         })
         .collect()
 }
@@ -436,7 +597,7 @@ pub fn manifest_rows(file: &FileEntry, stats: &TermStats) -> Vec<Value> {
 /// order, and, when the rows carry `stats`, the merged statistics of the complete files.
 pub fn read_manifest(rows: &[Value]) -> Result<(Vec<FileEntry>, TermStats), StoreError> {
     use std::collections::BTreeMap;
-    let mut by_hash: BTreeMap<String, (FileEntry, usize, BTreeMap<usize, String>)> = BTreeMap::new();
+    let mut by_hash: BTreeMap<String, (FileEntry, usize, BTreeMap<usize, (String, String)>)> = BTreeMap::new();
     for r in rows {
         let s = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
         let n = |k: &str| r.get(k).and_then(Value::as_u64).map(|x| x as usize);
@@ -445,16 +606,21 @@ pub fn read_manifest(rows: &[Value]) -> Result<(Vec<FileEntry>, TermStats), Stor
         else {
             return Err(StoreError::Malformed(format!("a manifest row lacks a field: {r}")));
         };
-        let e = by_hash.entry(hash.clone()).or_insert_with(|| (FileEntry { hash, source, embedder, docs }, parts, BTreeMap::new()));
-        e.2.insert(part, s("stats").unwrap_or_default());
+        // A file written before rows carried statement-page flags has no `statement_rows`.
+        let statement_rows = r.get("statement_rows").and_then(|v| serde_json::from_value(v.clone()).ok());
+        let e = by_hash.entry(hash.clone()).or_insert_with(|| (FileEntry { hash, source, embedder, docs, statement_rows, ..Default::default() }, parts, BTreeMap::new()));
+        e.2.insert(part, (s("stats").unwrap_or_default(), s("pages").unwrap_or_default()));
     }
     let mut files = vec![];
     let mut stats = TermStats::default();
-    for (_, (file, parts, pieces)) in by_hash {
+    for (_, (mut file, parts, pieces)) in by_hash {
         if pieces.len() != parts || (0..parts).any(|i| !pieces.contains_key(&i)) {
             continue;
         }
-        let joined: String = pieces.into_values().collect();
+        let (joined, pages): (String, String) = pieces.into_values().unzip();
+        if !pages.is_empty() {
+            file.statement_pages = serde_json::from_str(&pages).map_err(|e| StoreError::Malformed(format!("{}: its statement pages do not read: {e}", file.source)))?;
+        }
         if !joined.is_empty() {
             let share: TermStats = serde_json::from_str(&joined).map_err(|e| StoreError::Malformed(format!("{}: its statistics do not read: {e}", file.source)))?;
             stats.merge(&share);
@@ -531,9 +697,9 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
     /// query's rows in primary-key order, so the last id of a page is the next page's bound.
     async fn manifest_rows(&self, with_stats: bool) -> Result<Vec<Value>, StoreError> {
         let name = self.api.manifest();
-        let mut fields = vec!["id", "file_hash", "source", "embedder", "docs", "part", "parts"];
+        let mut fields = vec!["id", "file_hash", "source", "embedder", "docs", "part", "parts", "statement_rows"];
         if with_stats {
-            fields.push("stats");
+            fields.extend(["stats", "pages"]);
         }
         let mut rows = vec![];
         let mut after: Option<i64> = None;
@@ -570,26 +736,40 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         Ok(())
     }
 
-    /// Store a file's documents and vectors, then its manifest rows. Returns how many documents
-    /// had to be cut to fit a row (`doc_json`).
+    /// Store a file's documents and vectors, each row flagged with its page's statement flag
+    /// (`page_flags`, over the file's documents: a page never spans files), then its manifest
+    /// rows with the flagged rows' counts. Returns how many documents had to be cut to fit a row
+    /// (`doc_json`).
     pub async fn put_file(&self, file: &FileEntry, docs: &[Doc], vectors: &[Vec<f32>], stats: &TermStats) -> Result<usize, StoreError> {
         if docs.len() != vectors.len() {
             return Err(StoreError::Malformed(format!("{} documents but {} vectors", docs.len(), vectors.len())));
         }
+        let flags = page_flags(docs);
+        let mut file = FileEntry { statement_rows: Some(statement_rows(docs, &flags)), statement_pages: vec![], ..file.clone() };
+        let mut pages: std::collections::BTreeMap<u32, StatementPage> = std::collections::BTreeMap::new();
         let mut cut = 0;
         let chunks = self.api.chunks().to_string();
-        for (ds, vs) in docs.chunks(INSERT_BATCH).zip(vectors.chunks(INSERT_BATCH)) {
+        for ((ds, vs), fs) in docs.chunks(INSERT_BATCH).zip(vectors.chunks(INSERT_BATCH)).zip(flags.chunks(INSERT_BATCH)) {
             let rows: Vec<String> = ds
                 .iter()
                 .zip(vs)
-                .map(|(d, v)| {
-                    let (row, c) = doc_row(d, v, &file.hash);
+                .zip(fs)
+                .map(|((d, v), f)| {
+                    let (row, c) = doc_row(d, v, &file.hash, f);
                     cut += c as usize;
                     row
                 })
                 .collect();
-            self.call(self.api.insert(&chunks, &rows), &chunks).await?;
+            let reply = self.call(self.api.insert(&chunks, &rows), &chunks).await?;
+            // The ids Milvus gave the statement pages' rows, for the manifest (`StatementPage`).
+            let ids = RestV1::parse_insert_ids(&reply, rows.len())?;
+            for ((d, f), id) in ds.iter().zip(fs).zip(ids).filter(|((_, f), _)| f.statement) {
+                let p = pages.entry(d.page).or_insert_with(|| StatementPage { page: d.page, years: f.years.iter().copied().collect(), ids: vec![] });
+                p.ids.push(id);
+            }
         }
+        file.statement_pages = pages.into_values().collect();
+        let file = &file;
         let m = self.api.manifest();
         let rows: Vec<String> = manifest_rows(file, stats).iter().map(Value::to_string).collect();
         self.call(self.api.insert(&m, &rows), &m).await?;
@@ -608,7 +788,14 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         if let Some(f) = files.iter().find(|f| f.embedder != embedder.name()) {
             return Err(StoreError::EmbedderMismatch { collection, stored: f.embedder.clone(), query: embedder.name() });
         }
-        Ok(MilvusSearch { store: self, embedder, settings, stats, files })
+        // With the prior on, a file whose rows carry no statement-page flag would rank below the
+        // flagged ones for want of a flag, not of relevance: refuse rather than rank it so.
+        let unflagged: Vec<String> = files.iter().filter(|f| f.statement_rows.is_none()).map(|f| f.source.clone()).collect();
+        if settings.statement_prior > 0.0 && !unflagged.is_empty() {
+            return Err(StoreError::NoStatementFlags { collection, files: unflagged });
+        }
+        let statement_rows = statement_index(&files);
+        Ok(MilvusSearch { store: self, embedder, settings, stats, files, statement_rows })
     }
 }
 
@@ -620,6 +807,22 @@ pub struct MilvusSearch<'t, T: StoreTransport> {
     pub settings: &'t RetrievalSettings,
     pub stats: TermStats,
     pub files: Vec<FileEntry>,
+    /// Each flagged row's id → its file, page and flag (`statement_index`).
+    pub statement_rows: std::collections::HashMap<i64, (String, u32, PageFlag)>,
+}
+
+/// Every flagged row of the library by id: its file, page and flag, from the manifest.
+pub fn statement_index(files: &[FileEntry]) -> std::collections::HashMap<i64, (String, u32, PageFlag)> {
+    let mut index = std::collections::HashMap::new();
+    for f in files {
+        for p in &f.statement_pages {
+            let flag = PageFlag { statement: true, years: p.years.iter().copied().collect() };
+            for id in &p.ids {
+                index.insert(*id, (f.source.clone(), p.page, flag.clone()));
+            }
+        }
+    }
+    index
 }
 
 impl<T: StoreTransport> MilvusSearch<'_, T> {
@@ -627,12 +830,83 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         if k == 0 {
             return Ok(vec![]);
         }
+        let s = self.settings;
         let q = self.embedder.embed_query(dense_text, &self.stats);
-        let n = (k * self.settings.pool_factor.max(1)).min(MAX_TOPK);
+        let n = (k * s.pool_factor.max(1)).min(MAX_TOPK);
         let filter = modality_filter(modality);
         let mut pool = self.pool(&q, n, filter.as_deref()).await?;
-        in_corpus_order(&mut pool);
-        Ok(rank(&pool, query, k, self.settings))
+        in_corpus_order_rows(&mut pool);
+        // The structural prior (`prior.rs`), as `Corpus::search_traced`: statement pages join the
+        // pool and their rows are lifted.
+        let years = if s.statement_prior_needs_year { fiscal_years(query) } else { Default::default() };
+        if s.statement_prior > 0.0 {
+            let joined = self.statement_pages(&q, modality, &pool, &years).await?;
+            pool.extend(joined);
+        }
+        let lifted: Vec<bool> = pool.iter().map(|r| s.statement_prior > 0.0 && r.page.lifts(&years, s.statement_prior_needs_year)).collect();
+        Ok(rank_lifted(&pool, &lifted, query, k, s))
+    }
+
+    /// Each statement page's nearest row that is not in `pool` already, within the pool's filter
+    /// (`Corpus::search_traced`: "statement pages join the pool"). Milvus 2.3 cannot group a
+    /// search by page, so a search filtered to flagged rows asks for all of them — the manifest
+    /// counts them per filter — answering ids and distances only (reading the rows' fields costs
+    /// Milvus most of the time, docs/scale.md); the manifest's `StatementPage`s say each id's
+    /// page, the client picks each page's nearest and reads the picked rows' documents by id.
+    /// Past Milvus's top-k ceiling (16,384 flagged rows) the pages are those among the nearest
+    /// 16,384 flagged rows. A short answer is asked again and then is `StoreError::Incomplete`,
+    /// as the dense pool's.
+    async fn statement_pages(&self, q: &[f32], modality: Option<Modality>, pool: &[PoolRow], years: &std::collections::BTreeSet<u32>) -> Result<Vec<PoolRow>, StoreError> {
+        let key = statement_key(modality);
+        let flagged: usize = self.files.iter().map(|f| f.statement_rows.as_ref().and_then(|n| n.get(key)).copied().unwrap_or(0)).sum();
+        let want = flagged.min(MAX_TOPK);
+        if want == 0 {
+            return Ok(vec![]);
+        }
+        let api = &self.store.api;
+        let chunks = api.chunks();
+        let filter = statement_filter(modality);
+        let search = || self.store.call(api.search_fields(q, want, Some(&filter), &[]), chunks);
+        let mut hits = RestV1::parse_id_hits(&search().await?)?;
+        if hits.len() < want {
+            hits = RestV1::parse_id_hits(&search().await?)?;
+            if hits.len() < want {
+                return Err(StoreError::Incomplete { filter, got: hits.len(), rows: want });
+            }
+        }
+        // Rows the manifest does not list (left by an interrupted ingest) are no file's.
+        let mut known: Vec<(i64, f32, &(String, u32, PageFlag))> = hits.into_iter().filter_map(|(id, d)| Some((id, d, self.statement_rows.get(&id)?))).collect();
+        // Nearest first, equal distances in file, page and insertion order (`in_corpus_order`).
+        known.sort_by(|a, b| {
+            a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal).then_with(|| a.2 .0.cmp(&b.2 .0)).then(a.2 .1.cmp(&b.2 .1)).then(a.0.cmp(&b.0))
+        });
+        let needs_year = self.settings.statement_prior_needs_year;
+        let in_pool: std::collections::BTreeSet<i64> = pool.iter().filter_map(|r| r.id).collect();
+        let mut pages = std::collections::BTreeSet::new();
+        let picked: Vec<(i64, f32)> = known
+            .into_iter()
+            .filter(|(_, _, (_, _, flag))| flag.lifts(years, needs_year))
+            .filter(|(_, _, (source, page, _))| pages.insert((source.clone(), *page)))
+            .filter(|(id, _, _)| !in_pool.contains(id))
+            .map(|(id, d, _)| (id, d))
+            .collect();
+        if picked.is_empty() {
+            return Ok(vec![]);
+        }
+        let by_id = format!("id in [{}]", picked.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>().join(","));
+        let rows = self.store.call(api.query(chunks, &by_id, &POOL_FIELDS, picked.len(), 0), chunks).await?;
+        let mut rows = RestV1::parse_pool(&rows, false)?;
+        let mut out = Vec::with_capacity(picked.len());
+        for (id, d) in &picked {
+            let Some(i) = rows.iter().position(|r| r.id == Some(*id)) else {
+                let filter = format!("id in [{} rows]", picked.len());
+                return Err(StoreError::Incomplete { filter, got: out.len(), rows: picked.len() });
+            };
+            let mut r = rows.swap_remove(i);
+            r.distance = *d;
+            out.push(r);
+        }
+        Ok(out)
     }
 
     /// The dense pool, never silently short. A search answering fewer than `n` rows is checked
@@ -643,10 +917,10 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
     /// came back empty (a segment being sealed or indexed while it ran fits it), and the interim
     /// index Milvus 2.3 puts on growing segments reached 28 of a replaced 10-K's 1,295 tables
     /// (docs/scale.md; `scripts/milvus.sh` turns that index off, a team's server should too).
-    async fn pool(&self, q: &[f32], n: usize, filter: Option<&str>) -> Result<Vec<(Doc, f32)>, StoreError> {
+    async fn pool(&self, q: &[f32], n: usize, filter: Option<&str>) -> Result<Vec<PoolRow>, StoreError> {
         let chunks = self.store.api.chunks();
         let search = || self.store.call(self.store.api.search(q, n, filter), chunks);
-        let pool = RestV1::parse_hits(&search().await?)?;
+        let pool = RestV1::parse_pool(&search().await?, true)?;
         if pool.len() >= n {
             return Ok(pool);
         }
@@ -661,7 +935,7 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
         if pool.len() >= rows {
             return Ok(pool);
         }
-        let again = RestV1::parse_hits(&search().await?)?;
+        let again = RestV1::parse_pool(&search().await?, true)?;
         if again.len() >= rows {
             return Ok(again);
         }
@@ -678,25 +952,48 @@ pub const ALL_ROWS: &str = "id >= 0";
 /// keeps the pool's order for equal scores, so without this the same question could cite another
 /// of two identical pages than the local corpus does.
 pub fn in_corpus_order(pool: &mut [(Doc, f32)]) {
-    fn chunk(id: &str) -> u64 {
-        id.rsplit_once("-c").and_then(|(_, n)| n.parse().ok()).unwrap_or(u64::MAX)
-    }
-    pool.sort_by(|(a, da), (b, db)| {
-        da.partial_cmp(db)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then_with(|| a.source.cmp(&b.source))
-            .then(a.page.cmp(&b.page))
-            .then_with(|| chunk(&a.id).cmp(&chunk(&b.id)))
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    pool.sort_by(|(a, da), (b, db)| corpus_order(a, *da, b, *db));
+}
+
+/// `in_corpus_order` over pool rows.
+pub fn in_corpus_order_rows(pool: &mut [PoolRow]) {
+    pool.sort_by(|a, b| corpus_order(&a.doc, a.distance, &b.doc, b.distance));
+}
+
+fn corpus_order(a: &Doc, da: f32, b: &Doc, db: f32) -> std::cmp::Ordering {
+    da.partial_cmp(&db)
+        .unwrap_or(std::cmp::Ordering::Equal)
+        .then_with(|| a.source.cmp(&b.source))
+        .then(a.page.cmp(&b.page))
+        .then_with(|| chunk_number(&a.id).cmp(&chunk_number(&b.id)))
+        .then_with(|| a.id.cmp(&b.id))
+}
+
+/// A document id's chunk number (`…-c12`), for ordering a page's chunks as a local corpus does.
+fn chunk_number(id: &str) -> u64 {
+    id.rsplit_once("-c").and_then(|(_, n)| n.parse().ok()).unwrap_or(u64::MAX)
 }
 
 /// Spec §5 over a pool from the server: blend, per-page cap, top k — as `Corpus::search_traced`.
 pub fn rank(pool: &[(Doc, f32)], query: &str, k: usize, s: &RetrievalSettings) -> Vec<Hit> {
-    let ranked = blend_all(pool.iter().enumerate().map(|(i, (d, dist))| (i, *dist, d.text.as_str())), query, s);
-    cap_per_group(&ranked, k, s.max_hits_per_page, |i| (pool[i].0.source.as_str(), pool[i].0.page))
+    let rows: Vec<PoolRow> = pool.iter().map(|(doc, distance)| PoolRow { doc: doc.clone(), distance: *distance, page: PageFlag::default(), id: None }).collect();
+    rank_lifted(&rows, &vec![false; rows.len()], query, k, s)
+}
+
+/// `rank` with the structural prior: `lifted[i]` rows get `statement_prior` added to their
+/// blended score before the stable re-sort, as `Corpus::search_traced` does.
+pub fn rank_lifted(pool: &[PoolRow], lifted: &[bool], query: &str, k: usize, s: &RetrievalSettings) -> Vec<Hit> {
+    let mut ranked = blend_all(pool.iter().enumerate().map(|(i, r)| (i, r.distance, r.doc.text.as_str())), query, s);
+    if lifted.iter().any(|&l| l) {
+        for r in ranked.iter_mut().filter(|r| lifted.get(r.0).copied().unwrap_or(false)) {
+            r.1 += s.statement_prior;
+        }
+        // Stable: equal scores keep the blend's order.
+        ranked.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+    }
+    cap_per_group(&ranked, k, s.max_hits_per_page, |i| (pool[i].doc.source.as_str(), pool[i].doc.page))
         .into_iter()
-        .map(|(i, score)| Hit { doc: pool[i].0.clone(), score })
+        .map(|(i, score)| Hit { doc: pool[i].doc.clone(), score })
         .collect()
 }
 

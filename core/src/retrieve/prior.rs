@@ -24,6 +24,9 @@ pub struct PageProfile {
     pub members: Vec<usize>,
     /// A primary statement's title in its first lines and a table on it.
     pub statement: bool,
+    /// Which statements its title names (`BALANCE_SHEET` | `INCOME_STATEMENT` | `CASH_FLOWS`);
+    /// 0 when it is not a statement page.
+    pub kinds: u8,
     /// Fiscal years its heading and its tables' column headers name.
     pub years: BTreeSet<u32>,
 }
@@ -64,9 +67,21 @@ impl PageIndex {
             for t in members.iter().filter_map(|d| d.table.as_ref()) {
                 p.years.extend(fiscal_years(&t.columns.join(" ")));
             }
-            p.statement = has_table && names_a_statement(&e, &heading);
+            p.kinds = if has_table { statement_kinds(&e, &heading) } else { 0 };
+            p.statement = p.kinds != 0;
         }
         PageIndex { page_of, pages }
+    }
+
+    /// What the prior adds to document `i`'s blended score for `question` (`question_kinds` of
+    /// it in `kinds`, the fiscal years it names in `years`): `statement_prior` on a statement
+    /// page, plus `statement_prior_matched` when the page is a statement the question asks about.
+    pub fn lift(&self, i: usize, kinds: u8, years: &BTreeSet<u32>, s: &crate::config::RetrievalSettings) -> f64 {
+        if s.statement_prior <= 0.0 || !self.lifts(i, years, s.statement_prior_needs_year) {
+            return 0.0;
+        }
+        let page_kinds = self.page_of.get(i).and_then(|&p| self.pages.get(p)).map_or(0, |p| p.kinds);
+        s.statement_prior + if page_kinds & kinds != 0 { s.statement_prior_matched } else { 0.0 }
     }
 
     /// Whether the prior lifts document `i` for a question naming `years` (`needs_year`: only
@@ -80,8 +95,41 @@ impl PageIndex {
 /// Whether a heading carries a primary statement's title: the balance sheet, the income statement
 /// or the cash flow statement, in any of the wordings the concept list gives them.
 pub fn names_a_statement(e: &OfflineEmbedder, heading: &str) -> bool {
+    statement_kinds(e, heading) != 0
+}
+
+pub const BALANCE_SHEET: u8 = 1;
+pub const INCOME_STATEMENT: u8 = 2;
+pub const CASH_FLOWS: u8 = 4;
+
+/// The statements whose titles a heading carries, as a set of `BALANCE_SHEET`, `INCOME_STATEMENT`
+/// and `CASH_FLOWS`.
+pub fn statement_kinds(e: &OfflineEmbedder, heading: &str) -> u8 {
     let f = e.features(heading);
-    ["#balance_sheet", "#income_statement", "#cash_flow_statement"].iter().any(|k| f.contains_key(*k))
+    [("#balance_sheet", BALANCE_SHEET), ("#income_statement", INCOME_STATEMENT), ("#cash_flow_statement", CASH_FLOWS)]
+        .iter()
+        .filter(|(k, _)| f.contains_key(*k))
+        .fold(0, |m, (_, b)| m | b)
+}
+
+/// The statements a question asks about: those it names by title, and those whose line items or
+/// ratios it names (the concept list's `bs_item`, `is_item` and `cf_item`: "inventory turnover"
+/// is computed from the balance sheet and the income statement).
+pub fn question_kinds(question: &str) -> u8 {
+    // The concept phrases are stemmed once; a query only reads them.
+    static EMBEDDER: std::sync::OnceLock<OfflineEmbedder> = std::sync::OnceLock::new();
+    let f = EMBEDDER.get_or_init(OfflineEmbedder::default).features(question);
+    [
+        ("#balance_sheet", BALANCE_SHEET),
+        ("#bs_item", BALANCE_SHEET),
+        ("#income_statement", INCOME_STATEMENT),
+        ("#is_item", INCOME_STATEMENT),
+        ("#cash_flow_statement", CASH_FLOWS),
+        ("#cf_item", CASH_FLOWS),
+    ]
+    .iter()
+    .filter(|(k, _)| f.contains_key(*k))
+    .fold(0, |m, (_, b)| m | b)
 }
 
 #[cfg(test)]

@@ -238,7 +238,8 @@ fn hnsw_recall_matches_exact_scan() {
 /// Native measurement (not a check): `cargo test -p clair-core --lib retrieve::tests::measure_scale
 /// -- --ignored --nocapture`, with `--config 'profile.dev.package.clair-core.opt-level=3'` for real
 /// figures. Env: CLAIR_BENCH_N (20000), CLAIR_BENCH_DIMS (1024), CLAIR_BENCH_HNSW (1 to build),
-/// CLAIR_BENCH_PRIOR (`retrieval.statement_prior`, 0 = off).
+/// CLAIR_BENCH_PRIOR (`retrieval.statement_prior`, 0 = off), CLAIR_BENCH_QUERY (the query text,
+/// "net sales 2022"; "total assets 2022" names a balance-sheet item, so the matched lift applies).
 #[test]
 #[ignore]
 fn measure_scale() {
@@ -267,10 +268,11 @@ fn measure_scale() {
     let t = std::time::Instant::now();
     let statements = c.page_index().pages.iter().filter(|p| p.statement).count();
     println!("page index (first search only): {:.1} ms, {statements} statement pages", t.elapsed().as_secs_f64() * 1e3);
+    let text = std::env::var("CLAIR_BENCH_QUERY").unwrap_or_else(|_| "net sales 2022".into());
     let mut lat = vec![];
     for q in &vecs[n..] {
         let t = std::time::Instant::now();
-        let h = c.search(q, "net sales 2022", 8, None, &s);
+        let h = c.search(q, &text, 8, None, &s);
         lat.push(t.elapsed().as_secs_f64() * 1e3);
         assert_eq!(h.len(), 8);
     }
@@ -447,7 +449,8 @@ fn statement_page_documents_are_lifted_by_the_prior_and_prose_is_not() {
     ];
     let (c, e) = corpus_of(docs);
     let q = "How quickly does Acme turn inventory and pay its accounts payable?";
-    let on = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+    // The plain prior alone (the question names balance-sheet items, so the matched lift would add to it).
+    let on = RetrievalSettings { max_hits_per_page: 0, statement_prior_matched: 0.0, ..RetrievalSettings::default() };
     let off = RetrievalSettings { statement_prior: 0.0, ..on.clone() };
     let scores = |s: &RetrievalSettings| -> BTreeMap<String, f64> {
         LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 3, None).unwrap().into_iter().map(|h| (h.doc.id, h.score)).collect()
@@ -482,4 +485,59 @@ fn income_statement_question_finds_the_statements_of_operations_on_a_real_filing
     let first = |s: &RetrievalSettings| LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 8, None).unwrap()[0].doc.page;
     assert_eq!(first(&settings.retrieval), 38);
     assert_ne!(first(&RetrievalSettings { statement_prior: 0.0, ..settings.retrieval.clone() }), 38);
+}
+
+#[test]
+fn the_statement_a_question_asks_about_is_lifted_more_than_the_other_statements() {
+    // Two statement pages and prose: a question naming a balance-sheet ratio lifts the balance
+    // sheet by `statement_prior` + `statement_prior_matched`, the income statement by the plain
+    // prior, and prose not at all.
+    let docs = vec![
+        doc("acme.pdf", 20, Modality::Text, "0", "Our working capital needs are met by cash from operations and our revolving credit facility."),
+        doc("acme.pdf", 40, Modality::Text, "0", "ACME INC. CONSOLIDATED BALANCE SHEETS (in millions)"),
+        doc("acme.pdf", 40, Modality::Table, "t0", "Total current assets | 16,047 | 11,461\nTotal current liabilities | 14,616 | 12,309"),
+        doc("acme.pdf", 41, Modality::Text, "0", "ACME INC. CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)"),
+        doc("acme.pdf", 41, Modality::Table, "t0", "Net sales | 34,229 | 35,355\nCost of sales | 20,100 | 21,000"),
+    ];
+    let (c, e) = corpus_of(docs);
+    let q = "What is Acme's current ratio?";
+    assert_eq!(super::prior::question_kinds(q), super::prior::BALANCE_SHEET);
+    let on = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+    assert!(on.statement_prior_matched > 0.0, "on by default");
+    let off = RetrievalSettings { statement_prior: 0.0, ..on.clone() };
+    let scores = |s: &RetrievalSettings| -> BTreeMap<String, f64> {
+        LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 5, None).unwrap().into_iter().map(|h| (h.doc.id, h.score)).collect()
+    };
+    let (with, without) = (scores(&on), scores(&off));
+    assert_eq!(with.len(), 5);
+    for (id, s) in &with {
+        let lift = match id {
+            _ if id.contains("-p40-") => on.statement_prior + on.statement_prior_matched,
+            _ if id.contains("-p41-") => on.statement_prior,
+            _ => 0.0,
+        };
+        assert!((s - without[id] - lift).abs() < 1e-9, "{id}: {s} vs {} + {lift}", without[id]);
+    }
+}
+
+/// On a real filing (Amazon's 2019 10-K, FinanceBench), a ratio question in words of our own:
+/// inventory turnover is computed from the income statement (cost of sales) and the balance
+/// sheet (inventories). With the matched lift one of those statements (p38, p40) comes first;
+/// with the plain prior prose about inventory ranks above both.
+#[cfg(feature = "pdf")]
+#[test]
+fn a_ratio_question_finds_the_statements_its_inputs_are_printed_in_on_a_real_filing() {
+    let name = "AMAZON_2019_10K.pdf";
+    let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
+    let Ok(bytes) = std::fs::read(&path) else { panic!("{path} missing (the shared corpus is needed)") };
+    let settings = crate::config::Settings::paper();
+    let ex = crate::ingest::extract_on_threads(bytes, name, &settings.ingest, 1);
+    let docs = crate::ingest::documents(&ex, &settings.ingest);
+    let (c, e) = corpus_of(docs);
+    let q = "What was Amazon's inventory turnover in 2019?";
+    assert_eq!(super::prior::question_kinds(q), super::prior::BALANCE_SHEET | super::prior::INCOME_STATEMENT);
+    let first = |s: &RetrievalSettings| LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 8, None).unwrap()[0].doc.page;
+    assert!([38, 40].contains(&first(&settings.retrieval)), "{}", first(&settings.retrieval));
+    let plain = first(&RetrievalSettings { statement_prior_matched: 0.0, ..settings.retrieval.clone() });
+    assert!(![38, 40].contains(&plain), "without the matched lift p{plain} would be first anyway");
 }
