@@ -81,7 +81,7 @@ pub fn ingest(a: &Args, s: &Settings, url: StoreUrl, token: Option<String>) -> R
     let present: BTreeSet<String> = files.iter().map(|f| f.hash.clone()).collect();
     // A file stored before rows carried statement-page flags is read again, not skipped: a search
     // with the structural prior refuses a library holding one (`StoreError::NoStatementFlags`).
-    let unflagged: BTreeSet<String> = files.iter().filter(|f| f.statement_rows.is_none()).map(|f| f.hash.clone()).collect();
+    let unflagged: BTreeSet<String> = files.iter().filter(|f| !f.flagged()).map(|f| f.hash.clone()).collect();
 
     // Hash every file first: what is there already is skipped before any reading.
     let mut queue: Vec<(String, Vec<u8>, String)> = vec![];

@@ -243,7 +243,7 @@ fn a_library_of_more_manifest_rows_than_one_milvus_query_answers_opens_and_searc
         let rows: Vec<Value> = (start..(start + 2_500).min(extra))
             .map(|i| {
                 serde_json::json!({"vector": [1.0, 0.0], "file_hash": format!("h{i:05}"), "source": format!("f{i:05}.pdf"),
-                    "embedder": embedder, "docs": 0, "part": 0, "parts": 1, "stats": "", "statement_rows": {}})
+                    "embedder": embedder, "docs": 0, "part": 0, "parts": 1, "stats": "", "statement_rows": {}, "prior": clair_core::retrieve::milvus::PRIOR_VERSION})
             })
             .collect();
         let body = serde_json::json!({"collectionName": format!("{collection}_files"), "data": rows}).to_string();

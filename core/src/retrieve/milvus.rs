@@ -34,6 +34,7 @@
 
 use super::blend::{blend_all, cap_per_group};
 use super::embed::{fiscal_years, Embedder, OfflineEmbedder, TermStats};
+use super::prior::question_kinds;
 use super::Search;
 use crate::config::{Modality, RetrievalSettings};
 use crate::corpus::{Doc, ExtractionConfidence, Hit};
@@ -357,13 +358,15 @@ impl RestV1 {
 }
 
 /// What a pool search asks for with each hit.
-pub const POOL_FIELDS: [&str; 3] = ["doc", "statement", "years"];
+pub const POOL_FIELDS: [&str; 4] = ["doc", "statement", "years", "kinds"];
 
-/// A row's structural-prior flag (`prior.rs`): whether its page is a statement page and the fiscal
+/// A row's structural-prior flag (`prior.rs`): whether its page is a statement page, which
+/// statements its title names (`PageProfile::kinds`, for `statement_prior_matched`) and the fiscal
 /// years the page's heading and column headers name (for `statement_prior_needs_year`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageFlag {
     pub statement: bool,
+    pub kinds: u8,
     pub years: std::collections::BTreeSet<u32>,
 }
 
@@ -371,12 +374,18 @@ impl PageFlag {
     fn of_row(r: &Value) -> PageFlag {
         PageFlag {
             statement: r.get("statement").and_then(Value::as_bool).unwrap_or(false),
+            kinds: r.get("kinds").and_then(Value::as_u64).map_or(0, |k| k as u8),
             years: r.get("years").and_then(Value::as_array).into_iter().flatten().filter_map(|y| y.as_u64()).map(|y| y as u32).collect(),
         }
     }
     /// `PageIndex::lifts` for a row: a statement page, and with `needs_year` one of `years`.
     pub fn lifts(&self, years: &std::collections::BTreeSet<u32>, needs_year: bool) -> bool {
-        self.statement && (!needs_year || self.years.iter().any(|y| years.contains(y)))
+        super::prior::page_lifts(self.statement, &self.years, years, needs_year)
+    }
+    /// `PageIndex::lift` for a row: what the prior adds to its score for a question asking about
+    /// the statements `kinds` (`question_kinds`) and naming `years`.
+    pub fn lift(&self, kinds: u8, years: &std::collections::BTreeSet<u32>, s: &RetrievalSettings) -> f64 {
+        super::prior::page_lift(self.statement, self.kinds, &self.years, kinds, years, s)
     }
 }
 
@@ -395,6 +404,9 @@ pub struct PoolRow {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StatementPage {
     pub page: u32,
+    /// The statements its title names (`PageProfile::kinds`).
+    #[serde(default)]
+    pub kinds: u8,
     pub years: Vec<u32>,
     pub ids: Vec<i64>,
 }
@@ -409,7 +421,7 @@ pub fn page_flags(docs: &[Doc]) -> Vec<PageFlag> {
     let mut flags = vec![PageFlag::default(); docs.len()];
     for (pos, &i) in order.iter().enumerate() {
         if let Some(p) = idx.page_of.get(pos).and_then(|&p| idx.pages.get(p)) {
-            flags[i] = PageFlag { statement: p.statement, years: if p.statement { p.years.clone() } else { Default::default() } };
+            flags[i] = PageFlag { statement: p.statement, kinds: p.kinds, years: if p.statement { p.years.clone() } else { Default::default() } };
         }
     }
     flags
@@ -498,9 +510,15 @@ struct DocRow<'a> {
     low: bool,
     file_hash: &'a str,
     statement: bool,
+    #[serde(skip_serializing_if = "is_zero")]
+    kinds: u8,
     #[serde(skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     years: &'a std::collections::BTreeSet<u32>,
     doc: &'a str,
+}
+
+fn is_zero(k: &u8) -> bool {
+    *k == 0
 }
 
 /// One document's row as JSON text: the vector, the filter fields (its page's statement flag
@@ -517,6 +535,7 @@ pub fn doc_row(doc: &Doc, vector: &[f32], file_hash: &str, page: &PageFlag) -> (
         low: doc.confidence == ExtractionConfidence::Low,
         file_hash,
         statement: page.statement,
+        kinds: page.kinds,
         years: &page.years,
         doc: &json,
     };
@@ -533,8 +552,24 @@ pub struct FileEntry {
     /// Its rows on statement pages per pool filter (`statement_key`), written by `put_file`;
     /// `None` for a file stored before rows carried statement-page flags.
     pub statement_rows: Option<std::collections::BTreeMap<String, usize>>,
+    /// The version of the structural prior its rows were flagged for (`PRIOR_VERSION`; 0 when the
+    /// manifest records none).
+    pub prior: u32,
     /// Its statement pages with their rows' ids (read with the statistics, `open_search`).
     pub statement_pages: Vec<StatementPage>,
+}
+
+/// The structural prior's row flags as `put_file` writes them: 1 = statement page and years,
+/// 2 = also the statements the page's title names (`statement_prior_matched`). A file flagged for
+/// an earlier version is read again by `clair ingest --store` and refused by a search with the
+/// prior on (`StoreError::NoStatementFlags`).
+pub const PRIOR_VERSION: u32 = 2;
+
+impl FileEntry {
+    /// Whether its rows carry the flags this version's prior ranks by.
+    pub fn flagged(&self) -> bool {
+        self.statement_rows.is_some() && self.prior >= PRIOR_VERSION
+    }
 }
 
 /// The manifest collection's vector size: Milvus needs a vector field; this one is never searched.
@@ -584,6 +619,7 @@ pub fn manifest_rows(file: &FileEntry, stats: &TermStats) -> Vec<Value> {
                    "docs": file.docs, "part": i, "parts": parts, "stats": p});
             if let Some(n) = &file.statement_rows {
                 row["statement_rows"] = json!(n);
+                row["prior"] = json!(file.prior);
             }
             if !ids.is_empty() {
                 row["pages"] = json!(ids);
@@ -608,7 +644,8 @@ pub fn read_manifest(rows: &[Value]) -> Result<(Vec<FileEntry>, TermStats), Stor
         };
         // A file written before rows carried statement-page flags has no `statement_rows`.
         let statement_rows = r.get("statement_rows").and_then(|v| serde_json::from_value(v.clone()).ok());
-        let e = by_hash.entry(hash.clone()).or_insert_with(|| (FileEntry { hash, source, embedder, docs, statement_rows, ..Default::default() }, parts, BTreeMap::new()));
+        let prior = n("prior").map_or(0, |p| p as u32);
+        let e = by_hash.entry(hash.clone()).or_insert_with(|| (FileEntry { hash, source, embedder, docs, statement_rows, prior, ..Default::default() }, parts, BTreeMap::new()));
         e.2.insert(part, (s("stats").unwrap_or_default(), s("pages").unwrap_or_default()));
     }
     let mut files = vec![];
@@ -697,7 +734,7 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
     /// query's rows in primary-key order, so the last id of a page is the next page's bound.
     async fn manifest_rows(&self, with_stats: bool) -> Result<Vec<Value>, StoreError> {
         let name = self.api.manifest();
-        let mut fields = vec!["id", "file_hash", "source", "embedder", "docs", "part", "parts", "statement_rows"];
+        let mut fields = vec!["id", "file_hash", "source", "embedder", "docs", "part", "parts", "statement_rows", "prior"];
         if with_stats {
             fields.extend(["stats", "pages"]);
         }
@@ -745,7 +782,7 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
             return Err(StoreError::Malformed(format!("{} documents but {} vectors", docs.len(), vectors.len())));
         }
         let flags = page_flags(docs);
-        let mut file = FileEntry { statement_rows: Some(statement_rows(docs, &flags)), statement_pages: vec![], ..file.clone() };
+        let mut file = FileEntry { statement_rows: Some(statement_rows(docs, &flags)), prior: PRIOR_VERSION, statement_pages: vec![], ..file.clone() };
         let mut pages: std::collections::BTreeMap<u32, StatementPage> = std::collections::BTreeMap::new();
         let mut cut = 0;
         let chunks = self.api.chunks().to_string();
@@ -764,7 +801,7 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
             // The ids Milvus gave the statement pages' rows, for the manifest (`StatementPage`).
             let ids = RestV1::parse_insert_ids(&reply, rows.len())?;
             for ((d, f), id) in ds.iter().zip(fs).zip(ids).filter(|((_, f), _)| f.statement) {
-                let p = pages.entry(d.page).or_insert_with(|| StatementPage { page: d.page, years: f.years.iter().copied().collect(), ids: vec![] });
+                let p = pages.entry(d.page).or_insert_with(|| StatementPage { page: d.page, kinds: f.kinds, years: f.years.iter().copied().collect(), ids: vec![] });
                 p.ids.push(id);
             }
         }
@@ -790,7 +827,7 @@ impl<'t, T: StoreTransport> MilvusStore<'t, T> {
         }
         // With the prior on, a file whose rows carry no statement-page flag would rank below the
         // flagged ones for want of a flag, not of relevance: refuse rather than rank it so.
-        let unflagged: Vec<String> = files.iter().filter(|f| f.statement_rows.is_none()).map(|f| f.source.clone()).collect();
+        let unflagged: Vec<String> = files.iter().filter(|f| !f.flagged()).map(|f| f.source.clone()).collect();
         if settings.statement_prior > 0.0 && !unflagged.is_empty() {
             return Err(StoreError::NoStatementFlags { collection, files: unflagged });
         }
@@ -816,7 +853,7 @@ pub fn statement_index(files: &[FileEntry]) -> std::collections::HashMap<i64, (S
     let mut index = std::collections::HashMap::new();
     for f in files {
         for p in &f.statement_pages {
-            let flag = PageFlag { statement: true, years: p.years.iter().copied().collect() };
+            let flag = PageFlag { statement: true, kinds: p.kinds, years: p.years.iter().copied().collect() };
             for id in &p.ids {
                 index.insert(*id, (f.source.clone(), p.page, flag.clone()));
             }
@@ -843,8 +880,9 @@ impl<T: StoreTransport> MilvusSearch<'_, T> {
             let joined = self.statement_pages(&q, modality, &pool, &years).await?;
             pool.extend(joined);
         }
-        let lifted: Vec<bool> = pool.iter().map(|r| s.statement_prior > 0.0 && r.page.lifts(&years, s.statement_prior_needs_year)).collect();
-        Ok(rank_lifted(&pool, &lifted, query, k, s))
+        let kinds = if s.statement_prior > 0.0 && s.statement_prior_matched > 0.0 { question_kinds(query) } else { 0 };
+        let lifts: Vec<f64> = pool.iter().map(|r| r.page.lift(kinds, &years, s)).collect();
+        Ok(rank_lifted(&pool, &lifts, query, k, s))
     }
 
     /// Each statement page's nearest row that is not in `pool` already, within the pool's filter
@@ -977,16 +1015,17 @@ fn chunk_number(id: &str) -> u64 {
 /// Spec §5 over a pool from the server: blend, per-page cap, top k — as `Corpus::search_traced`.
 pub fn rank(pool: &[(Doc, f32)], query: &str, k: usize, s: &RetrievalSettings) -> Vec<Hit> {
     let rows: Vec<PoolRow> = pool.iter().map(|(doc, distance)| PoolRow { doc: doc.clone(), distance: *distance, page: PageFlag::default(), id: None }).collect();
-    rank_lifted(&rows, &vec![false; rows.len()], query, k, s)
+    rank_lifted(&rows, &vec![0.0; rows.len()], query, k, s)
 }
 
-/// `rank` with the structural prior: `lifted[i]` rows get `statement_prior` added to their
-/// blended score before the stable re-sort, as `Corpus::search_traced` does.
-pub fn rank_lifted(pool: &[PoolRow], lifted: &[bool], query: &str, k: usize, s: &RetrievalSettings) -> Vec<Hit> {
+/// `rank` with the structural prior: row i gets `lifts[i]` (`PageFlag::lift`: `statement_prior`,
+/// plus `statement_prior_matched` on a statement the question asks about) added to its blended
+/// score before the stable re-sort, as `Corpus::search_traced` does.
+pub fn rank_lifted(pool: &[PoolRow], lifts: &[f64], query: &str, k: usize, s: &RetrievalSettings) -> Vec<Hit> {
     let mut ranked = blend_all(pool.iter().enumerate().map(|(i, r)| (i, r.distance, r.doc.text.as_str())), query, s);
-    if lifted.iter().any(|&l| l) {
-        for r in ranked.iter_mut().filter(|r| lifted.get(r.0).copied().unwrap_or(false)) {
-            r.1 += s.statement_prior;
+    if lifts.iter().any(|&l| l > 0.0) {
+        for r in ranked.iter_mut() {
+            r.1 += lifts.get(r.0).copied().unwrap_or(0.0);
         }
         // Stable: equal scores keep the blend's order.
         ranked.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));

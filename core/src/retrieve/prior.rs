@@ -77,19 +77,29 @@ impl PageIndex {
     /// it in `kinds`, the fiscal years it names in `years`): `statement_prior` on a statement
     /// page, plus `statement_prior_matched` when the page is a statement the question asks about.
     pub fn lift(&self, i: usize, kinds: u8, years: &BTreeSet<u32>, s: &crate::config::RetrievalSettings) -> f64 {
-        if s.statement_prior <= 0.0 || !self.lifts(i, years, s.statement_prior_needs_year) {
-            return 0.0;
-        }
-        let page_kinds = self.page_of.get(i).and_then(|&p| self.pages.get(p)).map_or(0, |p| p.kinds);
-        s.statement_prior + if page_kinds & kinds != 0 { s.statement_prior_matched } else { 0.0 }
+        self.page_of.get(i).and_then(|&p| self.pages.get(p)).map_or(0.0, |p| page_lift(p.statement, p.kinds, &p.years, kinds, years, s))
     }
 
     /// Whether the prior lifts document `i` for a question naming `years` (`needs_year`: only
     /// when the page's heading or column headers carry one of them).
     pub fn lifts(&self, i: usize, years: &BTreeSet<u32>, needs_year: bool) -> bool {
-        let Some(p) = self.page_of.get(i).and_then(|&p| self.pages.get(p)) else { return false };
-        p.statement && (!needs_year || p.years.iter().any(|y| years.contains(y)))
+        self.page_of.get(i).and_then(|&p| self.pages.get(p)).is_some_and(|p| page_lifts(p.statement, &p.years, years, needs_year))
     }
+}
+
+/// The prior's rule for one page, wherever its profile is kept (a corpus's `PageIndex`, a
+/// library row's flag): whether it lifts the page for a question naming `years`.
+pub fn page_lifts(statement: bool, page_years: &BTreeSet<u32>, years: &BTreeSet<u32>, needs_year: bool) -> bool {
+    statement && (!needs_year || page_years.iter().any(|y| years.contains(y)))
+}
+
+/// What the prior adds to a page's documents for a question asking about the statements `kinds`
+/// and naming `years`: `statement_prior`, plus `statement_prior_matched` on a statement asked about.
+pub fn page_lift(statement: bool, page_kinds: u8, page_years: &BTreeSet<u32>, kinds: u8, years: &BTreeSet<u32>, s: &crate::config::RetrievalSettings) -> f64 {
+    if s.statement_prior <= 0.0 || !page_lifts(statement, page_years, years, s.statement_prior_needs_year) {
+        return 0.0;
+    }
+    s.statement_prior + if page_kinds & kinds != 0 { s.statement_prior_matched } else { 0.0 }
 }
 
 /// Whether a heading carries a primary statement's title: the balance sheet, the income statement

@@ -463,6 +463,16 @@ fn statement_page_documents_are_lifted_by_the_prior_and_prose_is_not() {
     }
 }
 
+/// Amazon's 2019 10-K (FinanceBench) read and indexed with `settings`.
+#[cfg(feature = "pdf")]
+fn amazon_2019_10k(settings: &crate::config::Settings) -> (Corpus, OfflineEmbedder) {
+    let name = "AMAZON_2019_10K.pdf";
+    let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
+    let Ok(bytes) = std::fs::read(&path) else { panic!("{path} missing (the shared corpus is needed)") };
+    let ex = crate::ingest::extract_on_threads(bytes, name, &settings.ingest, 1);
+    corpus_of(crate::ingest::documents(&ex, &settings.ingest))
+}
+
 /// On a real filing (Amazon's 2019 10-K, FinanceBench): the question asks for a figure of the
 /// income statement. The statements of operations (p38) come first; the statement of
 /// comprehensive income (p39), which repeats net income, is not an income statement; without the
@@ -470,13 +480,8 @@ fn statement_page_documents_are_lifted_by_the_prior_and_prose_is_not() {
 #[cfg(feature = "pdf")]
 #[test]
 fn income_statement_question_finds_the_statements_of_operations_on_a_real_filing() {
-    let name = "AMAZON_2019_10K.pdf";
-    let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
-    let Ok(bytes) = std::fs::read(&path) else { panic!("{path} missing (the shared corpus is needed)") };
     let settings = crate::config::Settings::paper();
-    let ex = crate::ingest::extract_on_threads(bytes, name, &settings.ingest, 1);
-    let docs = crate::ingest::documents(&ex, &settings.ingest);
-    let (c, e) = corpus_of(docs);
+    let (c, e) = amazon_2019_10k(&settings);
     let idx = c.page_index();
     let statement = |page: u32| idx.pages.iter().any(|p| p.statement && c.docs[p.members[0]].page == page);
     assert!(statement(38) && statement(40), "operations and balance sheet pages are statement pages");
@@ -527,13 +532,8 @@ fn the_statement_a_question_asks_about_is_lifted_more_than_the_other_statements(
 #[cfg(feature = "pdf")]
 #[test]
 fn a_ratio_question_finds_the_statements_its_inputs_are_printed_in_on_a_real_filing() {
-    let name = "AMAZON_2019_10K.pdf";
-    let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
-    let Ok(bytes) = std::fs::read(&path) else { panic!("{path} missing (the shared corpus is needed)") };
     let settings = crate::config::Settings::paper();
-    let ex = crate::ingest::extract_on_threads(bytes, name, &settings.ingest, 1);
-    let docs = crate::ingest::documents(&ex, &settings.ingest);
-    let (c, e) = corpus_of(docs);
+    let (c, e) = amazon_2019_10k(&settings);
     let q = "What was Amazon's inventory turnover in 2019?";
     assert_eq!(super::prior::question_kinds(q), super::prior::BALANCE_SHEET | super::prior::INCOME_STATEMENT);
     let first = |s: &RetrievalSettings| LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 8, None).unwrap()[0].doc.page;

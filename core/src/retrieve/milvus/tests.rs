@@ -59,7 +59,7 @@ fn search_request_filters_the_modality_and_leaves_low_confidence_tables_out_of_t
     };
     let b = body(Some(Modality::Table), 32);
     assert_eq!(b["filter"], json!("modality == \"table\" and low == false"));
-    assert_eq!((b["limit"].as_u64(), b["outputFields"].clone()), (Some(32), json!(["doc", "statement", "years"])));
+    assert_eq!((b["limit"].as_u64(), b["outputFields"].clone()), (Some(32), json!(["doc", "statement", "years", "kinds"])));
     assert_eq!(body(Some(Modality::Text), 8)["filter"], json!("modality == \"text\""));
     assert!(body(None, 8).get("filter").is_none());
     assert_eq!(body(None, 100_000)["limit"].as_u64(), Some(MAX_TOPK as u64), "Milvus's top-k ceiling");
@@ -170,8 +170,8 @@ fn manifest_splits_statistics_over_rows_and_an_interrupted_file_does_not_count()
     let counts = [("all".to_string(), 41), ("table".to_string(), 40)].into_iter().collect();
     // A statement page of 3,000 rows: its ids take rows of their own.
     let ids = (0..3000).map(|i| 470_950_385_177_067_566 + i).collect();
-    let pages = vec![StatementPage { page: 37, years: vec![2021, 2022], ids }, StatementPage { page: 38, years: vec![], ids: vec![7] }];
-    let f = FileEntry { hash: "h1".into(), source: "a.pdf".into(), embedder: e.name(), docs: 400, statement_rows: Some(counts), statement_pages: pages };
+    let pages = vec![StatementPage { page: 37, kinds: 1, years: vec![2021, 2022], ids }, StatementPage { page: 38, kinds: 6, years: vec![], ids: vec![7] }];
+    let f = FileEntry { hash: "h1".into(), source: "a.pdf".into(), embedder: e.name(), docs: 400, statement_rows: Some(counts), prior: PRIOR_VERSION, statement_pages: pages };
     let rows = manifest_rows(&f, &stats);
     assert!(rows.len() > 1, "large statistics take several rows");
     assert!(rows.iter().filter(|r| r.get("pages").is_some()).count() >= 2, "so do the ids of a large statement page");
@@ -580,9 +580,8 @@ struct Worker(RefCell<crate::library::Library>);
 impl Search for Worker {
     async fn search(&self, query: &str, k: usize, modality: Option<Modality>) -> Result<Vec<Hit>, String> {
         let mut out = vec![];
-        // The app's settings less the matched statement lift, which the library side cannot apply
-        // yet (docs/retrieval.md): the browser's half is compared with a library's.
-        let settings = RetrievalSettings { statement_prior_matched: 0.0, ..RetrievalSettings::default() };
+        // The app's settings, as it sends them.
+        let settings = RetrievalSettings::default();
         let msg = crate::protocol::ToWorker::Search { id: 1, query: query.into(), k, modality, settings, exact: true, dense: None };
         self.0.borrow_mut().handle(msg, None, &|| 0.0, &mut |m| out.push(m));
         match out.pop() {
@@ -601,8 +600,8 @@ impl Search for Worker {
 /// app gives the library's search) — so each file ranks as it would in one corpus of all four,
 /// but for the split pool (each side's 32 nearest instead of the 32 nearest overall). Measured on
 /// FinanceBench's questions with `--nocapture` against one corpus of the four, the default
-/// settings (structural prior on) everywhere: the first page agrees for 57 of 65 questions (53
-/// when each side weighted with its own statistics).
+/// settings (structural prior and its matched lift on) everywhere: the first page agrees for 59 of
+/// 65 questions (58 when each side weighted with its own statistics).
 #[test]
 #[cfg(feature = "pdf")]
 fn library_and_browser_with_one_idf_cite_the_first_page_one_corpus_of_all_files_would() {
@@ -611,11 +610,9 @@ fn library_and_browser_with_one_idf_cite_the_first_page_one_corpus_of_all_files_
     let web_a = read_filing("AMCOR_2023Q4_EARNINGS.pdf");
     let web_b = read_filing("AMCOR_2022_8K_dated-2022-07-01.pdf");
     let e = OfflineEmbedder::default();
-    // The default settings on every side, the structural prior on (the worker's searches below
-    // take `RetrievalSettings::default()` as the app sends them) — but without the matched lift,
-    // which a library cannot apply yet (its rows record a statement page, not which statement:
-    // docs/retrieval.md); with it the first pages agree for 43 of 65.
-    let s = RetrievalSettings { statement_prior_matched: 0.0, ..RetrievalSettings::default() };
+    // The default settings on every side, the structural prior and its matched lift on (the
+    // worker's searches below take `RetrievalSettings::default()` as the app sends them).
+    let s = RetrievalSettings::default();
     futures::executor::block_on(async {
         // The library on a (stand-in) server, opened as the app opens it.
         let fake = FakeMilvus::default();
@@ -714,7 +711,7 @@ fn a_library_of_more_manifest_rows_than_one_query_answers_opens_whole() {
         let extra = 16_500;
         let rows: Vec<String> = (0..extra)
             .flat_map(|i| {
-                let f = FileEntry { hash: format!("h{i:05}"), source: format!("f{i:05}.pdf"), embedder: e.name(), docs: 0, statement_rows: Some(Default::default()), ..Default::default() };
+                let f = FileEntry { hash: format!("h{i:05}"), source: format!("f{i:05}.pdf"), embedder: e.name(), docs: 0, statement_rows: Some(Default::default()), prior: PRIOR_VERSION, ..Default::default() };
                 manifest_rows(&f, &TermStats::default())
             })
             .map(|r| r.to_string())
@@ -738,7 +735,7 @@ fn a_library_of_more_manifest_rows_than_one_query_answers_opens_whole() {
 fn strip_statement_flags(fake: &FakeMilvus) {
     for (_, rows) in fake.collections.borrow_mut().values_mut() {
         for r in rows.iter_mut().filter_map(Value::as_object_mut) {
-            for k in ["statement", "years", "statement_rows", "pages"] {
+            for k in ["statement", "kinds", "years", "statement_rows", "prior", "pages"] {
                 r.remove(k);
             }
         }
@@ -762,16 +759,17 @@ fn ingest_flags_every_row_of_a_statement_page_and_counts_them_per_pool_filter() 
         let d = |m, n: &str, text: &str| Doc::bare(&doc_id("z.pdf", 5, m, n), "z.pdf", 5, m, text);
         let page = [d(Modality::Table, "t0", "Revenue | 10 | 9"), d(Modality::Text, "0", "CONSOLIDATED STATEMENTS OF OPERATIONS Years ended December 31, 2022 and 2021")];
         let flags = page_flags(&page);
-        assert!(flags.iter().all(|f| f.statement && f.years == [2021, 2022].into_iter().collect()), "{flags:?}");
+        assert!(flags.iter().all(|f| f.statement && f.kinds == crate::retrieve::prior::INCOME_STATEMENT && f.years == [2021, 2022].into_iter().collect()), "{flags:?}");
         let row: Value = serde_json::from_str(&doc_row(&page[0], &[0.0], "h", &flags[0]).0).unwrap();
-        assert_eq!((row["statement"].clone(), row["years"].clone()), (json!(true), json!([2021, 2022])));
+        assert_eq!((row["statement"].clone(), row["kinds"].clone(), row["years"].clone()), (json!(true), json!(crate::retrieve::prior::INCOME_STATEMENT), json!([2021, 2022])));
         let cs = fake.collections.borrow();
         let (files, _) = read_manifest(&cs["filings_files"].1).unwrap();
         let want: std::collections::BTreeMap<String, usize> = [("all".into(), 2), ("table".into(), 1), ("text".into(), 1)].into_iter().collect();
         assert_eq!(files[0].statement_rows, Some(want));
         // The manifest keeps the flagged rows' ids by page, so the statement-page search answers ids alone.
         let ids: Vec<i64> = cs["filings"].1.iter().filter(|r| r["statement"] == json!(true)).map(|r| row_id(r).unwrap()).collect();
-        assert_eq!(files[0].statement_pages, [StatementPage { page: 37, years: vec![], ids }]);
+        assert_eq!(files[0].statement_pages, [StatementPage { page: 37, kinds: crate::retrieve::prior::INCOME_STATEMENT, years: vec![], ids }]);
+        assert!(files[0].flagged(), "written for this version of the prior ({PRIOR_VERSION})");
     });
 }
 
@@ -780,7 +778,7 @@ fn a_flagged_hit_is_lifted_by_exactly_the_statement_prior() {
     futures::executor::block_on(async {
         let fake = FakeMilvus::default();
         let e = OfflineEmbedder::default();
-        let on = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+        let on = RetrievalSettings { max_hits_per_page: 0, statement_prior_matched: 0.0, ..RetrievalSettings::default() };
         let off = RetrievalSettings { statement_prior: 0.0, ..on.clone() };
         store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
         let with = MilvusStore::new(&fake, url(), None).open_search(&e, &on).await.unwrap();
@@ -793,6 +791,54 @@ fn a_flagged_hit_is_lifted_by_exactly_the_statement_prior() {
             let lift = if h.doc.page == 37 { on.statement_prior } else { 0.0 };
             assert!((h.score - other.score - lift).abs() < 1e-12, "{}: {} against {} without the prior", h.doc.id, h.score, other.score);
         }
+    });
+}
+
+#[test]
+fn a_flagged_hit_of_the_statement_the_question_asks_about_gets_the_matched_lift_too() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        let on = RetrievalSettings { max_hits_per_page: 0, ..RetrievalSettings::default() };
+        let off = RetrievalSettings { statement_prior: 0.0, ..on.clone() };
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
+        // Page 37 prints the income statement: a question about its line items gets both lifts,
+        // one about the balance sheet's the plain prior only (`prior.rs`, `question_kinds`).
+        let income = "net sales and cost of sales in 2022";
+        let balance = "total assets and total liabilities at year end 2022";
+        assert!(crate::retrieve::prior::question_kinds(income) != 0, "the income statement's line items name it");
+        let with = MilvusStore::new(&fake, url(), None).open_search(&e, &on).await.unwrap();
+        let without = MilvusStore::new(&fake, url(), None).open_search(&e, &off).await.unwrap();
+        for (q, matched) in [(income, on.statement_prior_matched), (balance, 0.0)] {
+            let (a, b) = (with.search(q, 6, None).await.unwrap(), without.search(q, 6, None).await.unwrap());
+            let p37 = a.iter().find(|h| h.doc.page == 37).expect("the statement page among the six");
+            let other = b.iter().find(|x| x.doc.id == p37.doc.id).expect("and without the prior");
+            assert!((p37.score - other.score - on.statement_prior - matched).abs() < 1e-12, "{q}: {} against {}", p37.score, other.score);
+            // As the local corpus ranks it.
+            let c = local_corpus(&e, filing(), "acme.pdf");
+            let local = LocalSearch { corpus: &c, embedder: &e, settings: &on };
+            assert_same_ranking(q, &a, &local.search_now(q, 6, None).unwrap(), &local, None);
+        }
+    });
+}
+
+#[test]
+fn a_library_flagged_before_statement_kinds_were_recorded_is_refused_with_the_prior_on() {
+    futures::executor::block_on(async {
+        let fake = FakeMilvus::default();
+        let e = OfflineEmbedder::default();
+        store_filing(&MilvusStore::new(&fake, url(), None), &e, &filing()).await;
+        // What `put_file` wrote before `PRIOR_VERSION` 2: statement flags, no kinds, no version.
+        for (_, rows) in fake.collections.borrow_mut().values_mut() {
+            for r in rows.iter_mut().filter_map(Value::as_object_mut) {
+                r.remove("kinds");
+                r.remove("prior");
+            }
+        }
+        let files = MilvusStore::new(&fake, url(), None).files().await.unwrap();
+        assert!(files.iter().all(|f| f.statement_rows.is_some() && !f.flagged()));
+        let err = MilvusStore::new(&fake, url(), None).open_search(&e, &RetrievalSettings::default()).await.err().unwrap();
+        assert_eq!(err, StoreError::NoStatementFlags { collection: "filings".into(), files: vec!["acme.pdf".into()] });
     });
 }
 
