@@ -1521,6 +1521,47 @@ fn groups_of_rows_set_apart_under_headings_of_their_own_are_one_table() {
 }
 
 #[test]
+fn a_long_table_is_searched_in_parts_of_a_chunks_size_each_under_its_caption_and_headings() {
+    // J&J's Q4 2022 release p21: the sales table of six row groups (one table, above) prints
+    // about 2,500 characters of markdown. In one document it carried every group's words and
+    // outranked the pages a question was about; like prose, it is searched in parts of at most
+    // `chunk_target_chars`, each a table under the same caption and column headings, together
+    // every row once and in order. The row documents are unchanged.
+    let s = IngestSettings::default();
+    let file = "JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf";
+    let ex = ingest::extract(&read(&format!("{FB}{file}")), file, &s);
+    let docs = ingest::documents(&ex, &s);
+    let page = ex.pages.iter().find(|p| p.page == 21).expect("page 21");
+    let table = &page.tables[0];
+    let rows: Vec<Vec<String>> = table.grid().into_iter().skip(table.header_rows.max(1)).collect();
+    let parts: Vec<_> = docs
+        .iter()
+        .filter(|d| d.page == 21 && d.table.as_ref().is_some_and(|t| t.table_index == 0 && t.row_label.is_none()))
+        .collect();
+    assert!(parts.len() >= 2, "{:#?}", parts.iter().map(|d| (&d.id, d.text.len())).collect::<Vec<_>>());
+    assert_eq!(parts[0].id, "JOHNSON_JOHNSON_2022Q4_EARNINGS-p21-table-c0");
+    let mut seen: Vec<Vec<String>> = vec![];
+    for d in &parts {
+        let t = d.table.as_ref().expect("table meta");
+        assert!(d.text.len() <= s.chunk_target_chars + t.notes.iter().map(|n| n.len() + 1).sum::<usize>() + 1, "{} is {} characters", d.id, d.text.len());
+        assert_eq!(t.columns, parts[0].table.as_ref().expect("meta").columns, "each part under the table's column headings");
+        assert!(t.columns.iter().any(|c| c.contains("2022")), "{:?}", t.columns);
+        assert!(t.caption.is_empty() || d.text.starts_with(&format!("**{}**", t.caption)), "{}", d.text);
+        assert_eq!(d.bboxes[0][0], table.bbox[0]);
+        seen.extend(t.rows.iter().cloned());
+    }
+    assert_eq!(seen.len(), rows.len(), "every row once");
+    assert!(seen.iter().zip(&rows).all(|(a, b)| a.iter().map(|c| c.trim()).eq(b.iter().map(|c| c.trim()))), "rows in order");
+    let row_docs = docs.iter().filter(|d| d.page == 21 && d.table.as_ref().is_some_and(|t| t.table_index == 0 && t.row_label.is_some())).count();
+    assert!(row_docs + 3 >= rows.len(), "row documents unchanged: {row_docs} of {} rows", rows.len());
+    let mut ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "document ids collide");
+}
+
+#[test]
 fn a_footnote_mark_raised_near_its_texts_size_stays_in_its_row() {
     // J&J's Q4 2022 release p12: "Medical Device Regulation²", "COVID-19 Vaccine related costs³"
     // and "Tax impact on special item adjustments⁴" carry marks at 6.7 pt beside 7.3 pt text,
