@@ -397,7 +397,9 @@ impl Default for RetrievalSettings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct IngestSettings {
-    /// Target characters per text chunk (spec §4.4; chunks may exceed it by a sentence).
+    /// Target characters per text chunk (spec §4.4; chunks may exceed it by a sentence), and the
+    /// most a table document holds: a longer table is searched in parts within it, each under
+    /// the table's caption and column headings (its row documents are unchanged).
     pub chunk_target_chars: usize,
     /// Sentences a chunk repeats from the end of the previous one (spec §4.4).
     pub chunk_overlap_sentences: usize,

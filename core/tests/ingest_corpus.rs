@@ -1505,6 +1505,96 @@ fn a_stack_of_wrapped_label_lines_over_aligned_figures_stays_in_the_table() {
 }
 
 #[test]
+fn groups_of_rows_set_apart_under_headings_of_their_own_are_one_table() {
+    // J&J's Q4 2022 release p21: one sales table of six groups ("Pharmaceutical", "COVID-19
+    // Vaccine", "Pharmaceutical excluding COVID-19 Vaccine", …), each set apart by a blank line
+    // under its heading, every group's figures in the same eleven columns. A blank line followed
+    // by a heading cut the table into six, the last five without their column headings.
+    let p = fb_page("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf", 21);
+    let grids: Vec<_> = p.tables.iter().map(|t| t.grid()).collect();
+    assert_eq!(grids.len(), 1, "{grids:#?}");
+    let labels: Vec<&str> = grids[0].iter().map(|r| r[0].as_str()).collect();
+    for group in ["Pharmaceutical", "COVID-19 Vaccine", "Pharmaceutical excluding COVID-19 Vaccine"] {
+        assert!(labels.contains(&group), "{labels:#?}");
+    }
+    assert!(labels.iter().any(|l| l.starts_with("Worldwide excluding COVID-19 Vaccine")), "{labels:#?}");
+}
+
+#[test]
+fn a_long_table_is_searched_in_parts_of_a_chunks_size_each_under_its_caption_and_headings() {
+    // J&J's Q4 2022 release p21: the sales table of six row groups (one table, above) prints
+    // about 2,500 characters of markdown. In one document it carried every group's words and
+    // outranked the pages a question was about; like prose, it is searched in parts of at most
+    // `chunk_target_chars`, each a table under the same caption and column headings, together
+    // every row once and in order. The row documents are unchanged.
+    let s = IngestSettings::default();
+    let file = "JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf";
+    let ex = ingest::extract(&read(&format!("{FB}{file}")), file, &s);
+    let docs = ingest::documents(&ex, &s);
+    let page = ex.pages.iter().find(|p| p.page == 21).expect("page 21");
+    let table = &page.tables[0];
+    let rows: Vec<Vec<String>> = table.grid().into_iter().skip(table.header_rows.max(1)).collect();
+    let parts: Vec<_> = docs
+        .iter()
+        .filter(|d| d.page == 21 && d.table.as_ref().is_some_and(|t| t.table_index == 0 && t.row_label.is_none()))
+        .collect();
+    assert!(parts.len() >= 2, "{:#?}", parts.iter().map(|d| (&d.id, d.text.len())).collect::<Vec<_>>());
+    assert_eq!(parts[0].id, "JOHNSON_JOHNSON_2022Q4_EARNINGS-p21-table-c0");
+    let mut seen: Vec<Vec<String>> = vec![];
+    for d in &parts {
+        let t = d.table.as_ref().expect("table meta");
+        assert!(d.text.len() <= s.chunk_target_chars + t.notes.iter().map(|n| n.len() + 1).sum::<usize>() + 1, "{} is {} characters", d.id, d.text.len());
+        assert_eq!(t.columns, parts[0].table.as_ref().expect("meta").columns, "each part under the table's column headings");
+        assert!(t.columns.iter().any(|c| c.contains("2022")), "{:?}", t.columns);
+        assert!(t.caption.is_empty() || d.text.starts_with(&format!("**{}**", t.caption)), "{}", d.text);
+        assert_eq!(d.bboxes[0][0], table.bbox[0]);
+        seen.extend(t.rows.iter().cloned());
+    }
+    assert_eq!(seen.len(), rows.len(), "every row once");
+    assert!(seen.iter().zip(&rows).all(|(a, b)| a.iter().map(|c| c.trim()).eq(b.iter().map(|c| c.trim()))), "rows in order");
+    let row_docs = docs.iter().filter(|d| d.page == 21 && d.table.as_ref().is_some_and(|t| t.table_index == 0 && t.row_label.is_some())).count();
+    assert!(row_docs + 3 >= rows.len(), "row documents unchanged: {row_docs} of {} rows", rows.len());
+    let mut ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "document ids collide");
+}
+
+#[test]
+fn a_footnote_mark_raised_near_its_texts_size_stays_in_its_row() {
+    // J&J's Q4 2022 release p12: "Medical Device Regulation²", "COVID-19 Vaccine related costs³"
+    // and "Tax impact on special item adjustments⁴" carry marks at 6.7 pt beside 7.3 pt text,
+    // raised half an em. Too large for a superscript by size, each mark was a row of its own:
+    // the reconciliation came out as four tables, "Tax Adjustments" cut off from its rows.
+    let p = fb_page("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf", 12);
+    let grids: Vec<_> = p.tables.iter().map(|t| t.grid()).collect();
+    assert_eq!(grids.len(), 1, "{grids:#?}");
+    let rows = &grids[0];
+    assert!(rows.iter().all(|r| !matches!(r[0].trim(), "2" | "3" | "4")), "{rows:#?}");
+    let mdr = rows.iter().find(|r| r[0].starts_with("Medical Device Regulation")).expect("the MDR row");
+    assert_eq!(mdr[1..].join(" ").split_whitespace().collect::<Vec<_>>(), ["88", "73", "296", "234"], "{rows:#?}");
+    assert!(rows.iter().any(|r| r[0] == "Tax Adjustments"), "{rows:#?}");
+}
+
+#[test]
+fn a_balance_sheet_under_centred_section_headings_is_one_table() {
+    // Amcor's 10-Q p7: the balance sheet's "Assets", "Liabilities" and "Shareholders' Equity" are
+    // centred over the label column, each over rows in the same two columns of figures. A heading
+    // away from the label column ended the table: three tables, the second and third without the
+    // column headings that say which figure is which date.
+    let p = fb_page("AMCOR_2023Q2_10Q.pdf", 7);
+    let t = p
+        .tables
+        .iter()
+        .find(|t| t.grid().iter().any(|r| r[0] == "Total assets"))
+        .expect("the balance sheet");
+    let labels: Vec<String> = t.grid().iter().map(|r| r[0].clone()).collect();
+    assert!(labels.iter().any(|l| l == "Total liabilities"), "{labels:#?}");
+    assert!(labels.iter().any(|l| l.starts_with("Total liabilities and shareholders")), "{labels:#?}");
+}
+
+#[test]
 fn a_contents_page_set_in_columns_is_text_not_a_table() {
     // A filing's contents (p2) and its index of financial statements (p34) are set as columns of
     // titles and right-aligned page numbers; the numbers are page references that rise down the
@@ -1645,19 +1735,19 @@ fn marks_set_apart_beside_the_lines_of_one_note_block_each_open_their_own_note()
 }
 
 #[test]
-fn one_set_of_notes_under_a_stack_of_tables_serves_each_table_that_marks_it() {
-    // Walmart 2020 p30: the five-year summary is three tables set one under another, with notes
-    // (1) and (2) under the last; "Financial position(2)" heads the middle one.
+fn the_notes_under_a_summary_of_row_groups_serve_the_whole_summary_and_not_the_table_above() {
+    // Walmart 2020 p30: the five-year summary sets its rows in groups ("Operating results",
+    // "Financial position(2)", "Unit counts") set apart by blank lines, one table, with notes (1)
+    // and (2) under it; "(2)" marks a group heading, "(1)" a row. The repurchase table above the
+    // summary keeps its own note (1), not the summary's.
     let bytes = read(&format!("{FB}WALMART_2020_10K.pdf"));
     let ex = ingest::extract(&bytes, "WALMART_2020_10K.pdf", &IngestSettings::default());
     let p = ex.pages.iter().find(|p| p.page == 30).expect("page 30");
     let with = |label: &str| p.tables.iter().find(|t| t.cells.iter().any(|c| c.text.starts_with(label))).unwrap_or_else(|| panic!("table with {label}"));
     let summary = with("Increase (decrease) in calendar comparable sales(1)");
+    assert!(std::ptr::eq(summary, with("Financial position(2)")) && std::ptr::eq(summary, with("Unit counts")));
     assert!(summary.notes.iter().any(|n| n.mark == "1" && n.text.starts_with("Comparable sales include sales from stores and clubs")), "{:?}", summary.notes);
-    let position = with("Financial position(2)");
-    assert!(!std::ptr::eq(summary, position));
-    assert!(position.notes.iter().any(|n| n.mark == "2" && n.text.contains("ASU 2016-02")), "{:?}", position.notes);
-    // The repurchase table above keeps its own note, not the summary's.
+    assert!(summary.notes.iter().any(|n| n.mark == "2" && n.text.contains("ASU 2016-02")), "{:?}", summary.notes);
     let repurchases = with("November 1-30, 2019");
     assert_eq!(repurchases.notes.len(), 1, "{:?}", repurchases.notes);
     assert!(repurchases.notes[0].text.starts_with("Represents the approximate dollar value of shares"));

@@ -113,27 +113,51 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
                 }
             }
         }
-        let mut md = markdown(&caption, &columns, &rows);
-        if !notes.is_empty() {
-            md.push('\n');
-            for (n, _) in &notes {
-                md.push_str(&n.printed());
+        // The whole-table document, in parts of at most `chunk_target_chars` like a prose chunk,
+        // each under the table's caption and column headings (`table_parts`).
+        let spans = table_parts(&caption, &columns, &rows, settings.chunk_target_chars);
+        let last = spans.len().saturating_sub(1);
+        for (k, span) in spans.iter().enumerate() {
+            let part_rows = &rows[span.clone()];
+            // A part's notes: those its rows, its headings or the caption point at; the last part
+            // also takes the general notes and any note no part points at, so each is printed once
+            // under the table as a whole.
+            let part_notes: Vec<&(&TableNote, bool)> = if spans.len() == 1 {
+                notes.iter().collect()
+            } else {
+                let pointed = |rs: &[Vec<String>]| {
+                    let mut texts: Vec<&str> = rs.iter().flatten().map(String::as_str).collect();
+                    texts.extend(columns.iter().map(String::as_str));
+                    texts.push(caption.as_str());
+                    notes::marks_of(&texts)
+                };
+                let here = pointed(part_rows);
+                let anywhere = pointed(&rows);
+                notes.iter().filter(|(n, _)| (!n.mark.is_empty() && here.contains(&n.mark)) || (k == last && (n.mark.is_empty() || !anywhere.contains(&n.mark)))).collect()
+            };
+            let mut md = markdown(&caption, &columns, part_rows);
+            if !part_notes.is_empty() {
                 md.push('\n');
+                for (n, _) in &part_notes {
+                    md.push_str(&n.printed());
+                    md.push('\n');
+                }
             }
+            let mut boxes = vec![part_box(table, first_row, span, k == 0, k == last)];
+            boxes.extend(part_notes.iter().filter(|(_, here)| *here).map(|(n, _)| n.bbox));
+            let n = if k == 0 { t.to_string() } else { format!("{t}p{k}") };
+            let mut d = base(Modality::Table, n, md, boxes);
+            d.table = Some(TableMeta {
+                caption: caption.clone(),
+                columns: columns.clone(),
+                rows: part_rows.to_vec(),
+                row_label: None,
+                table_index: t,
+                parts: parts.clone(),
+                notes: part_notes.iter().map(|(n, _)| n.printed()).collect(),
+            });
+            out.push(d);
         }
-        let mut boxes = vec![table.bbox];
-        boxes.extend(notes.iter().filter(|(_, here)| *here).map(|(n, _)| n.bbox));
-        let mut d = base(Modality::Table, t.to_string(), md, boxes);
-        d.table = Some(TableMeta {
-            caption: caption.clone(),
-            columns: columns.clone(),
-            rows: rows.clone(),
-            row_label: None,
-            table_index: t,
-            parts: parts.clone(),
-            notes: notes.iter().map(|(n, _)| n.printed()).collect(),
-        });
-        out.push(d);
         if rows.len() <= 1 {
             continue;
         }
@@ -253,6 +277,43 @@ fn overlaps(chunk: &str, block: &str) -> bool {
     chunk.contains(&head) || chunk.contains(&tail) || block.contains(&chunk_head)
 }
 
+/// The whole-table document's parts (spec §4.4's chunk target applied to tables): ranges of
+/// `rows`, in order, each as many rows as fit in `target` characters of markdown under the
+/// caption and the column headings (at least one row). A table within the target is one part.
+/// Why: a long table in one document — a statement of sixty line items — carries the words of
+/// every row, so it shares a few terms with most questions (the lexical overlap ℓ is the share
+/// of the question's terms found anywhere in the document) and stands close to none; prose is
+/// chunked for the same reason. Groups of rows read as one table (`tables::regions`) must not
+/// turn into one ever larger document.
+fn table_parts(caption: &str, columns: &[String], rows: &[Vec<String>], target: usize) -> Vec<std::ops::Range<usize>> {
+    if rows.len() <= 1 || markdown(caption, columns, rows).len() <= target {
+        return vec![0..rows.len()];
+    }
+    let head = markdown(caption, columns, &[]).len();
+    let mut out = vec![];
+    let (mut start, mut len) = (0, head);
+    for (r, row) in rows.iter().enumerate() {
+        let line = markdown("", columns, std::slice::from_ref(row)).len() - markdown("", columns, &[]).len();
+        if r > start && len + line > target {
+            out.push(start..r);
+            start = r;
+            len = head;
+        }
+        len += line;
+    }
+    out.push(start..rows.len());
+    out
+}
+
+/// A part's box: the table's width from its first row's top to its last row's bottom; the first
+/// part reaches up to the table's top (caption and headings), the last down to its bottom, so the
+/// parts tile the table's box. Rows with no cells on this page fall back to the table's edges.
+fn part_box(t: &Table, first_row: usize, span: &std::ops::Range<usize>, first: bool, last: bool) -> BBox {
+    let top = if first { None } else { row_box(t, first_row + span.start).map(|b| b[1]) };
+    let bottom = if last { None } else { span.clone().rev().find_map(|r| row_box(t, first_row + r)).map(|b| b[3]) };
+    [t.bbox[0], top.unwrap_or(t.bbox[1]), t.bbox[2], bottom.unwrap_or(t.bbox[3])]
+}
+
 fn row_box(t: &Table, row: usize) -> Option<BBox> {
     let mut b = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
     let mut any = false;
@@ -315,4 +376,33 @@ pub fn markdown(caption: &str, columns: &[String], rows: &[Vec<String>]) -> Stri
         s.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_longer_than_the_chunk_target_is_cut_between_rows_into_parts_within_it() {
+        let columns: Vec<String> = ["", "2022", "2021"].iter().map(|s| s.to_string()).collect();
+        let rows: Vec<Vec<String>> = (0..60).map(|i| vec![format!("Line item number {i}"), format!("{},000", i + 10), format!("{},500", i + 20)]).collect();
+        let caption = "Consolidated Statements of Operations (in millions)";
+        let parts = table_parts(caption, &columns, &rows, 1000);
+        assert!(parts.len() > 1);
+        assert_eq!(parts.first().map(|p| p.start), Some(0));
+        assert_eq!(parts.last().map(|p| p.end), Some(rows.len()));
+        assert!(parts.windows(2).all(|w| w[0].end == w[1].start && w[0].start < w[0].end), "{parts:?}");
+        for p in &parts {
+            let len = markdown(caption, &columns, &rows[p.clone()]).len();
+            assert!(len <= 1000, "{p:?}: {len}");
+            // As many rows as fit: one more row would pass the target.
+            if p.end < rows.len() {
+                assert!(markdown(caption, &columns, &rows[p.start..p.end + 1]).len() > 1000);
+            }
+        }
+        // Within the target, one part; a single row longer than the target is a part of its own.
+        assert_eq!(table_parts(caption, &columns, &rows[..5], 1000), vec![0..5]);
+        let long = vec![vec!["x".repeat(1500), "1".into(), "2".into()], vec!["y".into(), "3".into(), "4".into()]];
+        assert_eq!(table_parts("", &columns, &long, 1000), vec![0..1, 1..2]);
+    }
 }

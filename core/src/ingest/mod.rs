@@ -77,7 +77,9 @@ pub mod vision;
 /// three lines over a table's first row are its headings, not a table of their own; a label line
 /// ending on "of", "and", … runs on into the next line's label whatever its case; a heading
 /// that starts right of every label heads the value columns it reaches, not the label column.
-pub const READER_VERSION: u32 = 16;
+/// 17: groups of rows under headings of their own stay one table; a footnote mark raised near its
+/// text's size stays in its row; a table longer than `chunk_target_chars` is searched in parts.
+pub const READER_VERSION: u32 = 17;
 
 use crate::corpus::BBox;
 use serde::{Deserialize, Serialize};

@@ -475,8 +475,9 @@ fn amazon_2019_10k(settings: &crate::config::Settings) -> (Corpus, OfflineEmbedd
 
 /// On a real filing (Amazon's 2019 10-K, FinanceBench): the question asks for a figure of the
 /// income statement. The statements of operations (p38) come first; the statement of
-/// comprehensive income (p39), which repeats net income, is not an income statement; without the
-/// structural prior the statements page is not first.
+/// comprehensive income (p39), which repeats net income, is not an income statement. The
+/// statement is searched in parts of a chunk's size (`ingest::docs`), so it comes first without
+/// the structural prior too; in one document of every line item it did not.
 #[cfg(feature = "pdf")]
 #[test]
 fn income_statement_question_finds_the_statements_of_operations_on_a_real_filing() {
@@ -489,7 +490,7 @@ fn income_statement_question_finds_the_statements_of_operations_on_a_real_filing
     let q = "By drawing conclusions from the information stated only in the income statement, what is Amazon's FY2019 net income attributable to shareholders (in USD millions)?";
     let first = |s: &RetrievalSettings| LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 8, None).unwrap()[0].doc.page;
     assert_eq!(first(&settings.retrieval), 38);
-    assert_ne!(first(&RetrievalSettings { statement_prior: 0.0, ..settings.retrieval.clone() }), 38);
+    assert_eq!(first(&RetrievalSettings { statement_prior: 0.0, ..settings.retrieval.clone() }), 38);
 }
 
 #[test]

@@ -88,6 +88,48 @@ const NEXT_ROW_LINES: usize = 6;
 /// Lines of the page's other column passed over above a table's first row, looking for its header.
 const MAX_PASSED: usize = 4;
 
+/// The widest blank (in ems of the line's size) between two groups of rows of one table: a
+/// blank line or two of the table's own leading. Wider, the rows after it start another table.
+const GROUP_GAP: f32 = 3.2;
+
+/// Most lines a group's heading and the short labels under it hold before the group's first row.
+const GROUP_HEADING_LINES: usize = 6;
+
+/// The label-only line `rows[j]` heads a group of rows of the table whose rows span `left` to
+/// `right` and whose value columns are `cols`: a short heading set within the table's width (at
+/// the label column, or centred over it: "Liabilities", "COVID-19 Vaccine"), then short labels
+/// at the label column ("Current liabilities:"), each set close under the one before, stand right
+/// over a row whose figures fall in two of the value columns seen or more. A title over a table
+/// of its own is followed by that table's column headings (years, "Total"), which are no figures
+/// in the columns seen, and a paragraph is no short label.
+fn group_heading(rows: &[Row], j: usize, (left, right): (f32, f32), cols: &[(f32, f32)]) -> bool {
+    let in_cols = |s: &Seg| cols.iter().any(|c| s.x0.max(c.0) < s.x1.min(c.1));
+    let heading = |r: &Row| {
+        r.segs.len() == 1
+            && r.segs[0].n_words() <= SHORT_LABEL_WORDS
+            && r.line.fx0 >= left - r.line.size
+            && r.line.fx1 <= right + r.line.size
+    };
+    let first = &rows[j];
+    if first.caption || !heading(first) {
+        return false;
+    }
+    for k in j..rows.len().min(j + GROUP_HEADING_LINES) {
+        let r = &rows[k];
+        if k > j && (r.caption || !short_label(r, left) || r.line.ftop - rows[k - 1].line.fbot > r.line.size) {
+            return false;
+        }
+        let Some(next) = rows.get(k + 1) else { return false };
+        if next.line.ftop - r.line.fbot > 1.5 * next.line.size {
+            return false;
+        }
+        if next.row_like() {
+            return next.has_value() && next.segs[1..].iter().filter(|s| in_cols(s)).count() >= 2;
+        }
+    }
+    false
+}
+
 /// Label-only lines in a row that a region of rows goes on past (section labels, wrapped labels).
 /// A longer stack goes on only when every line of it is a short label at the label column and the
 /// row after it continues the value columns seen (`continues_columns`): a table whose groups of
@@ -152,7 +194,11 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
             let aligned = r.row_like()
                 && r.has_value()
                 && r.segs[1..].iter().filter(|s| in_cols(s, &cols)).count() >= 2;
-            if r.caption || gap > 2.0 * size && !(aligned && gap <= 3.2 * size) {
+            // Groups of rows set apart by a blank line, each under a heading of its own at the
+            // label column or centred over it ("Pre-tax Adjustments", "Liabilities"), are one
+            // table when the group's rows go on in the value columns seen.
+            let heads_group = || group_heading(&rows, j, (left, right), &cols);
+            if r.caption || gap > 2.0 * size && !((aligned || heads_group()) && gap <= GROUP_GAP * size) {
                 break;
             }
             // Past lines of the other column, a row reaching into that column is not this table's.
@@ -180,6 +226,10 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
                 // without them.
                 rows[j].beside = true;
                 other_column = true;
+            } else if group_heading(&rows, j, (left, right), &cols) {
+                // A group's heading over rows that go on in the table's columns.
+                misses += 1;
+                short_misses += 1;
             } else if r.segs.len() == 1
                 && r.segs[0].n_words() <= 12
                 && (misses < MAX_LABEL_LINES
