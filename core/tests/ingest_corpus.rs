@@ -1636,7 +1636,7 @@ fn marks_set_apart_beside_the_lines_of_one_note_block_each_open_their_own_note()
     let notes: Vec<(&str, &str)> = t.notes.iter().map(|n| (n.mark.as_str(), n.text.as_str())).collect();
     assert_eq!(notes, [("1", "As of end of period"), ("2", "Includes certain adjustments")]);
     let p = fb_page("BOEING_2022_10K.pdf", 21);
-    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Purchased(1)")).expect("repurchases table");
+    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Purchased (1)")).expect("repurchases table");
     let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
     assert_eq!(marks, ["1", "2"], "{:?}", t.notes);
     assert!(t.notes[0].text.starts_with("A total of 25,742 shares were transferred to us"), "{:?}", t.notes);
@@ -1851,15 +1851,15 @@ fn a_ruled_cell_of_several_lines_is_one_cell_beside_its_label() {
     assert!(rows.iter().all(|r| r.first().is_none_or(|c| !c.is_empty()) || r.iter().all(|c| !c.contains("BTEX"))), "{rows:?}");
     // A ruled grid whose body rows are not ruled still reads a row per label
     // (`ruled_grid_without_body_rules_keeps_one_cell_per_figure`); and a figure's mark in the
-    // first line of such a cell still finds its note (Boeing 2022 p111: "$40 - $51(1)" over
-    // "Median $46").
+    // first line of such a cell still finds its note (Boeing 2022 p111: "$40 - $51 (1)" over
+    // "Median $46"; the "(1)" is drawn after the row, so it is a word of its own).
     let p = fb_page("BOEING_2022_10K.pdf", 111);
     let t = p
         .tables
         .iter()
         .find(|t| t.cells.iter().any(|c| c.text.starts_with("Aircraft condition")))
         .expect("the unobservable inputs table");
-    assert!(t.cells.iter().any(|c| c.text == "$40 - $51(1) Median $46"), "{:?}", t.grid());
+    assert!(t.cells.iter().any(|c| c.text == "$40 - $51 (1) Median $46"), "{:?}", t.grid());
     let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
     assert_eq!(marks, ["1", "2"], "{:?}", t.notes);
 }
