@@ -1726,7 +1726,7 @@ fn marks_set_apart_beside_the_lines_of_one_note_block_each_open_their_own_note()
     let notes: Vec<(&str, &str)> = t.notes.iter().map(|n| (n.mark.as_str(), n.text.as_str())).collect();
     assert_eq!(notes, [("1", "As of end of period"), ("2", "Includes certain adjustments")]);
     let p = fb_page("BOEING_2022_10K.pdf", 21);
-    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Purchased(1)")).expect("repurchases table");
+    let t = p.tables.iter().find(|t| t.cells.iter().any(|c| c.text == "Purchased (1)")).expect("repurchases table");
     let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
     assert_eq!(marks, ["1", "2"], "{:?}", t.notes);
     assert!(t.notes[0].text.starts_with("A total of 25,742 shares were transferred to us"), "{:?}", t.notes);
@@ -1941,15 +1941,15 @@ fn a_ruled_cell_of_several_lines_is_one_cell_beside_its_label() {
     assert!(rows.iter().all(|r| r.first().is_none_or(|c| !c.is_empty()) || r.iter().all(|c| !c.contains("BTEX"))), "{rows:?}");
     // A ruled grid whose body rows are not ruled still reads a row per label
     // (`ruled_grid_without_body_rules_keeps_one_cell_per_figure`); and a figure's mark in the
-    // first line of such a cell still finds its note (Boeing 2022 p111: "$40 - $51(1)" over
-    // "Median $46").
+    // first line of such a cell still finds its note (Boeing 2022 p111: "$40 - $51 (1)" over
+    // "Median $46"; the "(1)" is drawn after the row, so it is a word of its own).
     let p = fb_page("BOEING_2022_10K.pdf", 111);
     let t = p
         .tables
         .iter()
         .find(|t| t.cells.iter().any(|c| c.text.starts_with("Aircraft condition")))
         .expect("the unobservable inputs table");
-    assert!(t.cells.iter().any(|c| c.text == "$40 - $51(1) Median $46"), "{:?}", t.grid());
+    assert!(t.cells.iter().any(|c| c.text == "$40 - $51 (1) Median $46"), "{:?}", t.grid());
     let marks: Vec<&str> = t.notes.iter().map(|n| n.mark.as_str()).collect();
     assert_eq!(marks, ["1", "2"], "{:?}", t.notes);
 }
@@ -2242,4 +2242,73 @@ fn a_table_introduced_by_a_sentence_takes_the_whole_sentence_for_its_caption() {
         34,
         "Share repurchase activity under our share repurchase programs, on a trade date basis, for each month in the quarter ended January 31, 2018 , was as follows:",
     );
+}
+
+/// A page's text, read from a whole document once per test binary run (several tests read
+/// Boeing's 10-K).
+fn page_text(file: &str, page: u32) -> String {
+    static DOCS: std::sync::Mutex<Vec<(String, std::sync::Arc<ingest::Extracted>)>> = std::sync::Mutex::new(Vec::new());
+    let ex = {
+        let mut docs = DOCS.lock().unwrap_or_else(|e| e.into_inner());
+        match docs.iter().find(|(f, _)| f == file) {
+            Some((_, ex)) => ex.clone(),
+            None => {
+                let dir = if file.starts_with("eu-") { ICDAR } else { FB };
+                let bytes = read(&format!("{dir}{file}"));
+                let ex = std::sync::Arc::new(ingest::extract(&bytes, file, &IngestSettings::default()));
+                docs.push((file.to_string(), ex.clone()));
+                ex
+            }
+        }
+    };
+    ex.pages.iter().find(|p| p.page == page).unwrap_or_else(|| panic!("{file} has a page {page}")).text.clone()
+}
+
+/// Whether `text` has `words` as consecutive whitespace-separated words.
+fn has_words(text: &str, words: &[&str]) -> bool {
+    let all: Vec<&str> = text.split_whitespace().collect();
+    all.windows(words.len()).any(|w| w == words)
+}
+
+#[test]
+fn a_gap_wider_than_a_word_space_separates_words_where_no_space_is_drawn() {
+    // Adobe's 2017 10-K p60 sets "$" and its figure as separate pieces 0.156 em apart (1.25 pt at
+    // 8 pt), and p102 of its 2015 10-K a label and its dot leader 0.151 em apart: words, as
+    // MuPDF (0.15 em) and pdftotext (0.1 em) read them and the FinanceBench gold text has them.
+    let t = page_text("ADOBE_2017_10K.pdf", 60);
+    assert!(has_words(&t, &["$", "3,778,495"]), "{t}");
+    assert!(!t.contains("$3,778,495"), "{t}");
+    let t = page_text("COCACOLA_2017_10K.pdf", 142);
+    assert!(has_words(&t, &["51", "%"]), "{t}");
+}
+
+#[test]
+fn a_space_the_next_glyph_is_kerned_back_over_separates_words_and_a_stray_space_does_not() {
+    // 3M's 10-K p119: the "5" of "was 57 months" starts 0.2 pt left of the space drawn before it.
+    let t = page_text("3M_2022_10K.pdf", 119);
+    assert!(has_words(&t, &["was", "57", "months"]), "{t}");
+    // eu-014 p1: a 12 pt blank of the paragraph behind the figure lies over the "o" of a label's
+    // "providers": drawn elsewhere in the content, it separates nothing.
+    let t = page_text("eu-014.pdf", 1);
+    assert!(has_words(&t, &["Education", "providers,"]), "{t}");
+}
+
+#[test]
+fn a_row_two_overlapping_tables_share_is_read_once_in_the_page_text() {
+    // Boeing's 2022 10-K p4: the union table is found as a header band and a body that both take
+    // the IAM row; the page prints it once.
+    let t = page_text("BOEING_2022_10K.pdf", 4);
+    assert_eq!(t.matches("International Association of Machinists").count(), 1, "{t}");
+    assert_eq!(t.matches("20%").count(), 1, "{t}");
+}
+
+#[test]
+fn a_footnote_mark_joins_its_word_only_when_drawn_with_it() {
+    // Boeing's 2022 10-K p115 draws each "(1)" after the row's figures: a word of its own.
+    let t = page_text("BOEING_2022_10K.pdf", 115);
+    assert!(has_words(&t, &["customers", "(1)"]), "{t}");
+    assert!(!t.contains("customers(1)"), "{t}");
+    // J&J's release draws "Sales" and its marks in one run: one word, as the gold text has it.
+    let t = page_text("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf", 2);
+    assert!(t.split_whitespace().any(|w| w == "Sales1,2"), "{t}");
 }

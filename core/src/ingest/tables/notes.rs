@@ -425,15 +425,19 @@ pub fn marks(text: &str) -> Vec<String> {
         break;
     }
     // Within the text, a mark glued to a word before more words: "comparable sales(1) in the U.S.",
-    // or to an amount: "$40 - $51(1) Median $46", a cell of two lines.
+    // or to an amount: "$40 - $51(1) Median $46", a cell of two lines. A mark the content draws
+    // apart from its word is read a space after it (`layout::build_line`): "$51 (1) Median $46",
+    // "sales (1) in" — after an amount any mark, after a word a number.
     let b = rest.as_bytes();
     for (open, _) in rest.match_indices('(') {
         let Some(close) = rest[open..].find(')').map(|c| open + c) else { continue };
         let inner = &rest[open + 1..close];
-        let amount = rest[..open].rsplit(' ').next().is_some_and(|t| {
+        let spaced = open > 1 && b[open - 1] == b' ' && b[open - 2] != b' ';
+        let amount = rest[..open].trim_end().rsplit(' ').next().is_some_and(|t| {
             figure(t) && t.ends_with(|c: char| c.is_ascii_digit()) && t.contains(['$', '€', '£', '%', ',', '.'])
         });
-        let glued = open > 0 && (b[open - 1].is_ascii_lowercase() || amount);
+        let glued = open > 0 && (b[open - 1].is_ascii_lowercase() || (amount && (!spaced || b[open - 2].is_ascii_digit())))
+            || spaced && b[open - 2].is_ascii_lowercase() && inner.bytes().all(|c| c.is_ascii_digit());
         let ends_word = b.get(close + 1).is_some_and(|&c| c == b' ');
         if glued && ends_word && (1..=2).contains(&inner.len()) && inner.bytes().all(|c| c.is_ascii_alphanumeric()) {
             out.push(inner.to_string());
@@ -491,6 +495,12 @@ mod tests {
         // A cell of two lines, the mark at the end of the first (Boeing 2022 p111).
         assert_eq!(marks("$40 - $51(1) Median $46"), vec!["1"]);
         assert_eq!(marks("($4) - $5(2) Net $1"), vec!["2"]);
+        // … and the same marks drawn apart from their figures, read a space after them.
+        assert_eq!(marks("$40 - $51 (1) Median $46"), vec!["1"]);
+        assert_eq!(marks("($4) - $5 (2) Net $1"), vec!["2"]);
+        assert_eq!(marks("comparable sales (1) in the U.S."), vec!["1"]);
+        assert!(marks("Section 3 (a) of the Act").is_empty());
+        assert!(marks("the company (a) and").is_empty());
         for figure in ["(5)", "(1,234)", "2023", "Level 3", "Tier 1", "CET1", "(in millions)", "Tier 1", "Year 1", "2023 vs. 2022", "1 1/2", "Section 3(a) of the Act", "Gain (loss) on sale", "$ 161.3", ""] {
             assert!(marks(figure).is_empty(), "{figure:?} read as a mark");
         }
