@@ -117,6 +117,14 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
         // each under the table's caption and column headings (`table_parts`).
         let spans = table_parts(&caption, &columns, &rows, settings.chunk_target_chars);
         let last = spans.len().saturating_sub(1);
+        // The marks a set of rows, the column headings or the caption point at.
+        let pointed = |rs: &[Vec<String>]| {
+            let mut texts: Vec<&str> = rs.iter().flatten().map(String::as_str).collect();
+            texts.extend(columns.iter().map(String::as_str));
+            texts.push(caption.as_str());
+            notes::marks_of(&texts)
+        };
+        let anywhere = if spans.len() > 1 { pointed(&rows) } else { Default::default() };
         for (k, span) in spans.iter().enumerate() {
             let part_rows = &rows[span.clone()];
             // A part's notes: those its rows, its headings or the caption point at; the last part
@@ -125,14 +133,7 @@ fn page_documents(ex: &Extracted, pi: usize, settings: &IngestSettings, out: &mu
             let part_notes: Vec<&(&TableNote, bool)> = if spans.len() == 1 {
                 notes.iter().collect()
             } else {
-                let pointed = |rs: &[Vec<String>]| {
-                    let mut texts: Vec<&str> = rs.iter().flatten().map(String::as_str).collect();
-                    texts.extend(columns.iter().map(String::as_str));
-                    texts.push(caption.as_str());
-                    notes::marks_of(&texts)
-                };
                 let here = pointed(part_rows);
-                let anywhere = pointed(&rows);
                 notes.iter().filter(|(n, _)| (!n.mark.is_empty() && here.contains(&n.mark)) || (k == last && (n.mark.is_empty() || !anywhere.contains(&n.mark)))).collect()
             };
             let mut md = markdown(&caption, &columns, part_rows);
@@ -290,10 +291,11 @@ fn table_parts(caption: &str, columns: &[String], rows: &[Vec<String>], target: 
         return vec![0..rows.len()];
     }
     let head = markdown(caption, columns, &[]).len();
+    let bare = markdown("", columns, &[]).len();
     let mut out = vec![];
     let (mut start, mut len) = (0, head);
     for (r, row) in rows.iter().enumerate() {
-        let line = markdown("", columns, std::slice::from_ref(row)).len() - markdown("", columns, &[]).len();
+        let line = markdown("", columns, std::slice::from_ref(row)).len() - bare;
         if r > start && len + line > target {
             out.push(start..r);
             start = r;
