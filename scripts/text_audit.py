@@ -10,10 +10,11 @@ FinanceBench's gold page text is PyMuPDF's `page.get_text()` (on the 71 dev gold
 1.000 against gold wherever the gold comes from the same file), so agreement with PyMuPDF is the
 page-text figure's proxy on pages without gold. Tokens as `../shared/tools/text_fidelity.py` makes
 them (NFKC, ASCII-folded, lower-cased, split at whitespace); bag-of-token F1 between each pair of
-readers per page. Then, per page, the tokens where pdftotext and PyMuPDF agree and we do not are
-put in classes: a token of ours that is two or more of theirs run together ("joined"), one of theirs
-we split ("split"), and what is left over (ours only / ours lacking). Prints the means, the counts
-and the class table (tokens and pages), and with --examples N the first N examples of each class.
+readers per page. Every token where ours differs from PyMuPDF is counted. Then, per page, the
+tokens where pdftotext and PyMuPDF agree and we do not are put in classes: a token of ours that
+is two or more of theirs run together ("joined"), one of theirs we split ("split"), and what is
+left over (ours only / ours lacking). Prints the means, the counts and the class table (tokens and
+pages), and with --examples N the first N examples of each class.
 """
 import argparse, collections, glob, json, os, re, subprocess, sys, unicodedata
 
@@ -86,6 +87,9 @@ def single(t):
 means = collections.defaultdict(list)
 classes, pages, examples = collections.Counter(), collections.defaultdict(set), collections.defaultdict(list)
 odd = 0
+# Every token where ours differs from PyMuPDF (missing or extra, whatever pdftotext reads) and the
+# pages that have one: the distance to the gold's extractor, beyond the three-way classes.
+off_mu, off_mu_pages = 0, 0
 for d in a.pdfs:
     for pdf in sorted(glob.glob(os.path.join(d, "*.pdf"))):
         name = os.path.basename(pdf)[:-4]
@@ -101,6 +105,8 @@ for d in a.pdfs:
             for k, v in (("ours~pymupdf", om), ("ours~pdftotext", ot), ("pdftotext~pymupdf", tm)):
                 means[k].append(v)
             odd += tm - max(om, ot) > 0.0005
+            diff = sum((o - m).values()) + sum((m - o).values())
+            off_mu += diff; off_mu_pages += diff > 0
             lack, extra = (t & m) - o, o - (t | m)
             for e in sorted(extra.elements(), key=len, reverse=True):
                 if extra[e] > 0 and (s := pieces(e, lack)):
@@ -117,6 +123,7 @@ for d in a.pdfs:
 n = len(means["ours~pymupdf"])
 print(f"pages {n}  " + "  ".join(f"{k} {sum(v) / n:.4f}" for k, v in means.items()))
 print(f"pages where pdftotext and PyMuPDF agree better with each other than either with ours: {odd}")
+print(f"tokens where ours differs from PyMuPDF: {off_mu} on {off_mu_pages} pages")
 print(f"tokens where the two agree and ours differs: {sum(classes.values())}")
 print("| class | tokens | pages |\n|---|---|---|")
 for k, v in classes.most_common():

@@ -363,6 +363,10 @@ fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
     let mut words: Vec<Word> = vec![];
     let mut cur: Option<Word> = None;
     let mut last: Option<&FG> = None;
+    // Content order of the line's spaces, for the rule that a space drawn between two glyphs
+    // separates them wherever the second is placed.
+    let mut spaces: Vec<u32> = gs.iter().filter(|g| g.c.is_whitespace()).map(|g| g.seq).collect();
+    spaces.sort_unstable();
     for (k, g) in gs.iter().enumerate() {
         // Fake bold and shadowed text draw the same glyph twice, a hair apart.
         if let Some(p) = last {
@@ -405,6 +409,12 @@ fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
                     // has it and FinanceBench's gold page text reads; "Sales1,2" drawn in one run
                     // stays one word.
                     || (p.size.min(g.size) <= SCRIPT_SIZE_RATIO * p.size.max(g.size) && p.seq.abs_diff(g.seq) != 1)
+                    // The content drew a space between the two: they are two words even when
+                    // negative word spacing sets the second over that space and the first's last
+                    // glyph (justified lines of Coca-Cola's 10-K: "31," then a space, then "2017"
+                    // 1 pt left of the comma's end), as a reader following the content (MuPDF,
+                    // whose text FinanceBench's gold is) has them.
+                    || (p.seq.wrapping_add(2) == g.seq && spaces.binary_search(&p.seq.wrapping_add(1)).is_ok())
             }
             _ => false,
         };
@@ -962,6 +972,23 @@ mod tests {
         g.push(Glyph { c: ' ', bbox: [50.1, 339.0, 50.35, 339.8], origin: [50.1, 339.8], size: 0.9, dir: 0, garbled: false, font: 0 });
         g.extend(set("segment", 50.4, 339.8, 8.0));
         assert_eq!(line_texts(g), vec!["Domestic segment".to_string()]);
+    }
+
+    #[test]
+    fn a_space_drawn_between_two_glyphs_separates_them_when_word_spacing_sets_the_second_back_over_it() {
+        // COCACOLA_2017_10K p56, justified 7.8 pt text: "31," then a space glyph (1.93 pt wide),
+        // then "2017" starting 1.04 pt left of the comma's end (its middle short of the space's),
+        // since the line's word spacing is negative. Drawn in that order, as one run.
+        let size = 7.8;
+        let mut g = set("December 31,", 220.0, 260.7, size);
+        let comma_end = 220.0 + 12.0 * 0.5 * size;
+        g.push(Glyph { c: ' ', bbox: [comma_end, 253.0, comma_end + 1.93, 262.4], origin: [comma_end, 260.7], size, dir: 0, garbled: false, font: 0 });
+        g.extend(set("2017 and 2016", comma_end - 1.04, 260.7, size));
+        assert_eq!(line_texts(g), vec!["December 31, 2017 and 2016".to_string()]);
+        // Without a space drawn between them, glyphs that overlap stay one word.
+        let mut g = set("31,", 220.0, 260.7, size);
+        g.extend(set("2017", 220.0 + 3.0 * 0.5 * size - 1.04, 260.7, size));
+        assert_eq!(line_texts(g), vec!["31,2017".to_string()]);
     }
 
     #[test]
