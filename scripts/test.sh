@@ -8,6 +8,13 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 . scripts/env.sh
 t0=$(date +%s)
+# Temporary files of this run (Chromium's profile and socket folders, test folders) go to a folder
+# of its own, removed when the run ends: Chromium leaves `org.chromium.Chromium.*` folders in the
+# temporary folder (≈ 35 MB each, six or so a run), which would pile up run after run. A short
+# path under /tmp, since Chromium puts its singleton socket there (socket paths stop at 107 bytes).
+export TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/clair-test.XXXXXX")"
+cleanup() { rm -rf "$TMPDIR"; }
+trap cleanup EXIT
 step() { printf '\n\033[1m== %s\033[0m (%ss)\n' "$*" "$(( $(date +%s) - t0 ))"; }
 
 # A cold run writes ≈ 7 GB (target/ is 5.6 GB after the build steps; node_modules, the model and
@@ -65,7 +72,7 @@ step "a team library on Milvus: scripts/milvus.sh serve && cargo test --test mil
 # port 19530), stopped by its PID whatever happens. If it cannot be installed or started, the
 # script says so and this step fails.
 scripts/milvus.sh install
-trap 'scripts/milvus.sh stop' EXIT
+trap 'scripts/milvus.sh stop; cleanup' EXIT
 MILVUS_URL=$(scripts/milvus.sh serve)
 CLAIR_MILVUS=$MILVUS_URL cargo test --locked -q -p clair-cli --test milvus_store -- --ignored --test-threads 2
 # The browser searching the same server (needs dist/ and the mock, built above).
