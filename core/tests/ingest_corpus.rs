@@ -2312,3 +2312,59 @@ fn a_footnote_mark_joins_its_word_only_when_drawn_with_it() {
     let t = page_text("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf", 2);
     assert!(t.split_whitespace().any(|w| w == "Sales1,2"), "{t}");
 }
+
+#[test]
+fn an_exhibit_index_shaded_every_other_row_is_one_table_with_each_description_whole() {
+    // NIKE 2018 p77-p78 and Best Buy's 10-Q p25 shade every other exhibit of the index, each
+    // shaded exhibit a box with the index's two column edges, and underline each description (a
+    // link). Read box by box, each shaded exhibit whose description wraps was a table of its own
+    // (NIKE p77: five, p78: seven), its description cut at the underline into two rows and the
+    // unshaded exhibits between them lost. Banded rows are one table; an underline cuts no row.
+    let row_of = |t: &clair_core::ingest::Table, number: &str| t.grid().into_iter().find(|r| r[0] == number);
+    let p77 = fb_page("NIKE_2018_10K.pdf", 77);
+    let index: Vec<_> = p77.tables.iter().filter(|t| row_of(t, "3.1").is_some() || row_of(t, "4.5").is_some()).collect();
+    assert_eq!(index.len(), 1, "{:#?}", p77.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    let t = index[0];
+    for n in ["3.1", "3.2", "4.1", "4.2", "4.3", "4.4", "4.5", "10.1", "10.2", "10.3", "10.4", "10.5"] {
+        assert!(row_of(t, n).is_some(), "exhibit {n} missing: {:#?}", t.grid());
+    }
+    let third = row_of(t, "4.5").expect("4.5");
+    assert!(third[1].starts_with("Third Supplemental Indenture") && third[1].ends_with("21, 2016)."), "{third:?}");
+    let p78 = fb_page("NIKE_2018_10K.pdf", 78);
+    let index: Vec<_> = p78.tables.iter().filter(|t| row_of(t, "10.6").is_some() || row_of(t, "10.18").is_some()).collect();
+    assert_eq!(index.len(), 1, "{:#?}", p78.tables.iter().map(|t| t.grid()).collect::<Vec<_>>());
+    for n in ["10.6", "10.7", "10.12", "10.18", "10.19", "23", "31.1", "101.INS", "101.DEF"] {
+        assert!(row_of(index[0], n).is_some(), "exhibit {n} missing: {:#?}", index[0].grid());
+    }
+    // Best Buy paints the unshaded rows white and the first exhibit's box stands apart from them.
+    let bb = fb_page("BESTBUY_2024Q2_10Q.pdf", 25);
+    let t = bb.tables.iter().find(|t| row_of(t, "31.1").is_some()).expect("the exhibit index");
+    let first = row_of(t, "3.1").expect("exhibit 3.1 in the index");
+    assert!(first[1].starts_with("Amended and Restated Articles") && first[1].ends_with("June 12, 2020)."), "{first:?}");
+    assert!(row_of(t, "3.2").is_some_and(|r| r[1].ends_with("2018).")), "{:#?}", t.grid());
+}
+
+#[test]
+fn a_statement_shaded_every_other_line_is_still_read_from_its_alignment() {
+    // Walmart 2020 p51 shades every other line of its income statement. Its rows are one line
+    // each, so the boxes say nothing whitespace does not; read from the boxes, the statement was
+    // cut into three tables at its subtotals and lost its column headings.
+    let p = fb_page("WALMART_2020_10K.pdf", 51);
+    let t = p.tables.iter().find(|t| t.grid().iter().any(|r| r[0] == "Net sales")).expect("the income statement");
+    let g = t.grid();
+    assert!(g.iter().any(|r| r[0] == "Consolidated net income attributable to Walmart"), "{g:#?}");
+    assert!(g.iter().take(t.header_rows.max(1)).any(|r| r.iter().any(|c| c == "2020")), "{g:#?}");
+}
+
+#[test]
+fn a_paragraph_with_a_box_painted_behind_each_line_is_not_a_table() {
+    // Walmart 2020 p34 paints a box behind each line of a paragraph; the boxes' edges run from
+    // the line's first word to its last, as an underline does. They are box edges, not
+    // underlines: kept, they tell the paragraph for running text.
+    let p = fb_page("WALMART_2020_10K.pdf", 34);
+    for t in &p.tables {
+        let text: String = t.grid().concat().join(" ");
+        assert!(!text.contains("We define ROI as"), "{:#?}", t.grid());
+    }
+    assert!(p.text.contains("We define ROI as"));
+}

@@ -323,7 +323,9 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
     // A grid drawn with rules is read from its rules; text-aligned tables inside it give way.
     // A lattice that is only part of a table (one ruled block; the row goes on with figures just
     // outside the rules) gives way to the whitespace reading of the whole table.
-    let lattices = super::ruled::detect(&lines, graphics);
+    let found = super::ruled::detect(&lines, graphics);
+    let banded: Vec<bool> = found.iter().map(|l| l.banded).collect();
+    let lattices: Vec<Table> = found.into_iter().map(|l| l.table).collect();
     let partial = |r: &Table| {
         lines.iter().any(|l| {
             let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
@@ -340,6 +342,11 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
     };
     let ruled: Vec<Table> = lattices
         .iter()
+        .zip(&banded)
+        // Banded rows are read from their boxes where the whitespace reading does not already
+        // hold them (it keeps a header set above the boxes).
+        .filter(|(r, &b)| !(b && tables.iter().any(|t| share(&r.bbox, &t.bbox) >= 0.5)))
+        .map(|(r, _)| r)
         .filter(|r| !partial(r) && !chart_grid(&r.grid()))
         // A small ruled block inside a much larger whitespace-aligned table is part of it, and so
         // is a ruled box around its header (its figures all lie below the box) and a ruled body

@@ -73,10 +73,11 @@ fn cuts(mut v: Vec<f32>) -> Vec<f32> {
 }
 
 /// Ruled tables on one page, with the words they hold.
-pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
+pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Lattice> {
     // A drawn rule is [position, start, end] with start and end in either order.
     let rules = |raw: &[[f32; 3]]| merge(raw.iter().map(|r| Rule { at: r[0], from: r[1].min(r[2]), to: r[1].max(r[2]) }).collect());
-    let (h, v) = (rules(&g.hrules), rules(&g.vrules));
+    let v = rules(&g.vrules);
+    let h = without_underlines(rules(&g.hrules), &v, lines, &g.fills);
     if h.len() < 2 || v.len() < 2 || h.len() * v.len() > 400_000 {
         return vec![];
     }
@@ -140,9 +141,184 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Table> {
             }
         }
     }
-    gs.into_iter()
-        .filter_map(|(hs, vs)| lattice_table(&hs, &vs, lines, &g.fills))
+    banded(gs, lines)
+        .into_iter()
+        .filter_map(|(hs, vs, banded)| lattice_table(&hs, &vs, lines, &g.fills).map(|table| Lattice { table, banded }))
         .collect()
+}
+
+/// A table read from rules, and whether it was read from banded rows (`banded`).
+pub struct Lattice {
+    pub table: Table,
+    pub banded: bool,
+}
+
+/// A rule drawn under the words of one line, from the first word's start to the last one's end
+/// (a hyperlink's underline, an underlined heading), decorates text: it cuts no rows. A cell's
+/// border runs along the cell, past its text's ends (padding, alignment). The edge of a box
+/// painted behind a run of text (a paragraph laid out as HTML: `runs_across` reads such boxes as
+/// running text) and the bottom of a frame drawn round a word (a vertical rule ends at a corner of
+/// it) stay rules.
+fn without_underlines(h: Vec<Rule>, v: &[Rule], lines: &[&Line], fills: &[BBox]) -> Vec<Rule> {
+    const ENDS: f32 = 1.5;
+    let box_edge = |r: &Rule| {
+        fills.iter().any(|b| {
+            ((b[1] - r.at).abs() <= 1.0 || (b[3] - r.at).abs() <= 1.0) && b[0] <= r.from + ENDS && b[2] >= r.to - ENDS
+        })
+    };
+    let cornered = |r: &Rule| {
+        v.iter().any(|q| {
+            ((q.from - r.at).abs() <= TOUCH || (q.to - r.at).abs() <= TOUCH)
+                && ((q.at - r.from).abs() <= TOUCH || (q.at - r.to).abs() <= TOUCH)
+        })
+    };
+    let underlines = |r: &Rule| {
+        !box_edge(r) && !cornered(r) && lines.iter().any(|l| {
+            (r.at - l.bbox[3]).abs() <= 0.3 * l.size
+                && l.words.iter().any(|w| (w.bbox[0] - r.from).abs() <= ENDS)
+                && l.words.iter().any(|w| (w.bbox[2] - r.to).abs() <= ENDS)
+        })
+    };
+    h.into_iter().filter(|r| !underlines(r)).collect()
+}
+
+/// Banded rows (zebra striping): a writer shades every other row of a table, each shaded row a
+/// box of its own with the table's column edges, the rows between them unshaded. Three boxes or
+/// more, each one row (no rule across it), with the same column edges, stacked with gaps no
+/// taller than three times the taller box beside the gap, and every line in a gap kept within
+/// the columns (no word over a column edge), are one table when their rows wrap (half the boxes
+/// or more hold text on two baselines: an exhibit index, a list of properties): the unshaded
+/// rows are its rows too, and the column edges run down through them. Rows of one line each (a
+/// statement shaded every other line) are read from their alignment.
+fn banded(gs: Vec<(Vec<Rule>, Vec<Rule>)>, lines: &[&Line]) -> Vec<(Vec<Rule>, Vec<Rule>, bool)> {
+    struct Band {
+        xs: Vec<f32>,
+        /// Row edges, top to bottom: two for a box of one row.
+        ys: Vec<f32>,
+        top: f32,
+        bottom: f32,
+    }
+    let band = |(hs, vs): &(Vec<Rule>, Vec<Rule>)| -> Option<Band> {
+        let left = hs.iter().map(|r| r.from).fold(f32::MAX, f32::min);
+        let right = hs.iter().map(|r| r.to).fold(f32::MIN, f32::max);
+        let xs = cuts(vs.iter().map(|r| r.at).chain([left, right]).collect());
+        let ys = cuts(hs.iter().map(|r| r.at).chain(vs.iter().flat_map(|r| [r.from, r.to])).collect());
+        (xs.len() >= 3 && ys.len() >= 2).then(|| Band { top: ys[0], bottom: ys[ys.len() - 1], xs, ys })
+    };
+    let bands: Vec<Option<Band>> = gs.iter().map(band).collect();
+    // The tallest row of a box.
+    let row = |b: &Band| b.ys.windows(2).map(|r| r[1] - r[0]).fold(0.0f32, f32::max);
+    let same_columns = |a: &Band, b: &Band| a.xs.len() == b.xs.len() && a.xs.iter().zip(&b.xs).all(|(x, y)| (x - y).abs() < SAME_RULE);
+    // A line within the columns: inside the outer edges, no word over an inner one.
+    let within_columns = |l: &Line, xs: &[f32]| {
+        let (x0, x1) = (xs[0], xs[xs.len() - 1]);
+        l.bbox[0] >= x0 - TOUCH
+            && l.bbox[2] <= x1 + TOUCH
+            && l.words.iter().all(|w| !xs[1..xs.len() - 1].iter().any(|&x| w.bbox[0] < x - 1.0 && w.bbox[2] > x + 1.0))
+    };
+    // The gap between two bands holds text, all of it within their columns.
+    let gap_rows = |a: &Band, b: &Band| {
+        let (x0, x1) = (a.xs[0], a.xs[a.xs.len() - 1]);
+        let inside: Vec<&&Line> = lines
+            .iter()
+            .filter(|l| {
+                let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
+                cy > a.bottom && cy < b.top && l.bbox[2] > x0 && l.bbox[0] < x1
+            })
+            .collect();
+        !inside.is_empty() && inside.iter().all(|l| within_columns(l, &a.xs))
+    };
+    let mut order: Vec<usize> = (0..gs.len()).filter(|&i| bands[i].is_some()).collect();
+    let top = |i: usize| bands[i].as_ref().map_or(f32::MAX, |b| b.top);
+    order.sort_by(|&i, &j| top(i).total_cmp(&top(j)));
+    // Chains of bands, top to bottom.
+    let mut chains: Vec<Vec<usize>> = vec![];
+    for &i in &order {
+        let b = bands[i].as_ref().expect("ordered bands are bands");
+        let joins = chains.iter_mut().find(|c| {
+            let a = bands[*c.last().expect("chains are not empty")].as_ref().expect("chained bands are bands");
+            let gap = b.top - a.bottom;
+            same_columns(a, b) && gap > TOUCH && gap <= 3.0 * row(a).max(row(b)) && gap_rows(a, b)
+        });
+        match joins {
+            Some(c) => c.push(i),
+            None => chains.push(vec![i]),
+        }
+    }
+    // A box holding text on two baselines or more: a row whose cells wrap (an exhibit's
+    // description, an address), which whitespace alone cannot tell from the next row.
+    let wrapped = |b: &Band| {
+        b.ys.windows(2)
+            .filter(|r| {
+                let mut mids: Vec<(f32, f32)> = lines
+                    .iter()
+                    .filter(|l| {
+                        let cy = (l.bbox[1] + l.bbox[3]) / 2.0;
+                        cy > r[0] && cy < r[1] && l.bbox[2] > b.xs[0] && l.bbox[0] < b.xs[b.xs.len() - 1]
+                    })
+                    .map(|l| ((l.bbox[1] + l.bbox[3]) / 2.0, 0.5 * (l.bbox[3] - l.bbox[1])))
+                    .collect();
+                mids.sort_by(|a, b| a.0.total_cmp(&b.0));
+                mids.windows(2).any(|p| p[1].0 - p[0].0 > p[0].1.max(p[1].1))
+            })
+            .count()
+    };
+    let mut taken = vec![false; gs.len()];
+    let mut out: Vec<(Vec<Rule>, Vec<Rule>, bool)> = vec![];
+    for c in chains.iter().filter(|c| {
+        let boxes: usize = c.iter().filter_map(|&i| bands[i].as_ref()).map(|b| b.ys.len() - 1).sum();
+        let n: usize = c.iter().filter_map(|&i| bands[i].as_ref()).map(wrapped).sum();
+        c.len() >= 2 && boxes >= 3 && 2 * n >= boxes
+    }) {
+        let chain: Vec<&Band> = c.iter().map(|&i| bands[i].as_ref().expect("chained bands are bands")).collect();
+        let (first, last) = (chain[0], chain[chain.len() - 1]);
+        let (x0, x1) = (first.xs[0], first.xs[first.xs.len() - 1]);
+        let across = |l: &&&Line| l.bbox[2] > x0 && l.bbox[0] < x1;
+        // The unshaded rows' padding (their text's distance from the boxes beside them) and the
+        // tallest row seen.
+        let (mut pad, mut tallest) = (0.0f32, 0.0f32);
+        for p in chain.windows(2) {
+            let (a, b) = (p[0], p[1]);
+            let gap: Vec<&&Line> = lines.iter().filter(across).filter(|l| l.bbox[1] + l.bbox[3] > 2.0 * a.bottom && l.bbox[1] + l.bbox[3] < 2.0 * b.top).collect();
+            let top = gap.iter().map(|l| l.bbox[1]).fold(f32::MAX, f32::min);
+            let bottom = gap.iter().map(|l| l.bbox[3]).fold(f32::MIN, f32::max);
+            pad = pad.max(top - a.bottom).max(b.top - bottom);
+            tallest = tallest.max(b.top - a.bottom).max(row(a)).max(row(b));
+        }
+        // The row past each end box is the table's too when it is set as the unshaded rows are:
+        // its text as close to the box, within the columns, no taller than the tallest row.
+        let beyond = |edge: f32, down: bool| -> f32 {
+            let mut near: Vec<&&Line> = lines
+                .iter()
+                .filter(across)
+                .filter(|l| if down { l.bbox[1] >= edge - 1.0 } else { l.bbox[3] <= edge + 1.0 })
+                .collect();
+            near.sort_by(|a, b| if down { a.bbox[1].total_cmp(&b.bbox[1]) } else { b.bbox[3].total_cmp(&a.bbox[3]) });
+            let mut reach = edge;
+            for l in near {
+                let (from, to) = if down { (l.bbox[1], l.bbox[3]) } else { (l.bbox[3], l.bbox[1]) };
+                let step = if down { from - reach } else { reach - from };
+                let height = if down { to - edge } else { edge - to } + pad;
+                if step > pad + 0.5 || height > tallest || !within_columns(l, &first.xs) {
+                    break;
+                }
+                reach = if down { reach.max(to) } else { reach.min(to) };
+            }
+            if reach == edge { edge } else if down { reach + pad } else { reach - pad }
+        };
+        let (top, bottom) = (beyond(first.top, false), beyond(last.bottom, true));
+        let (mut hs, mut vs) = (vec![], vec![]);
+        for &i in c {
+            taken[i] = true;
+            hs.extend(gs[i].0.iter().copied());
+            vs.extend(gs[i].1.iter().copied());
+        }
+        hs.extend([top, bottom].map(|at| Rule { at, from: x0, to: x1 }));
+        vs.extend(first.xs.iter().map(|&x| Rule { at: x, from: top, to: bottom }));
+        out.push((hs, vs, true));
+    }
+    out.extend(gs.into_iter().zip(taken).filter(|(_, t)| !t).map(|((hs, vs), _)| (hs, vs, false)));
+    out
 }
 
 /// The band between two consecutive cuts (`xs` or `ys`) that holds `v`, if any.
@@ -638,10 +814,46 @@ mod tests {
         (lines, g)
     }
 
+    /// An exhibit list ruled as a grid whose first description is underlined (a link): the
+    /// rule under its first line runs from the line's first word, set 1.5 pt inside the column
+    /// edge (so the rule touches the edge), to its last.
+    fn underlined_description(rule_from: f32, rule_to: f32) -> Vec<Vec<String>> {
+        let lines = vec![
+            test_line(&[("No.", 5.0, 20.0)], 5.0, 8.0),
+            test_line(&[("Description", 101.5, 160.0)], 5.0, 8.0),
+            test_line(&[("3.1", 5.0, 20.0)], 27.0, 8.0),
+            test_line(&[("Restated Articles", 101.5, 190.0)], 23.0, 8.0),
+            test_line(&[("as amended", 101.5, 165.0)], 32.0, 8.0),
+            test_line(&[("3.2", 5.0, 20.0)], 47.0, 8.0),
+            test_line(&[("Bylaws", 101.5, 140.0)], 47.0, 8.0),
+        ];
+        let mut g = Graphics::default();
+        for y in [0.0, 20.0, 43.0, 60.0] {
+            g.hrules.push([y, 0.0, 300.0]);
+        }
+        for x in [0.0, 100.0, 300.0] {
+            g.vrules.push([x, 0.0, 60.0]);
+        }
+        g.hrules.push([31.0, rule_from, rule_to]);
+        let refs: Vec<&Line> = lines.iter().collect();
+        detect(&refs, &g).pop().expect("the grid is a table").table.grid()
+    }
+
+    #[test]
+    fn an_underline_cuts_no_row_and_a_rule_across_the_cell_does() {
+        let rows = underlined_description(101.5, 190.0);
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        assert_eq!(rows[1], vec!["3.1", "Restated Articles as amended"]);
+        // A rule from one column edge to the other is a cell border: the description's lines
+        // are two rows.
+        let rows = underlined_description(100.0, 300.0);
+        assert_eq!(rows.len(), 4, "{rows:?}");
+    }
+
     fn heading_cells(shaded: bool) -> Vec<String> {
         let (lines, g) = shaded_heading_grid(shaded);
         let refs: Vec<&Line> = lines.iter().collect();
-        let t = detect(&refs, &g).pop().expect("the grid is a table");
+        let t = detect(&refs, &g).pop().expect("the grid is a table").table;
         t.cells.iter().filter(|c| c.row < t.header_rows).map(|c| c.text.clone()).collect()
     }
 
@@ -656,7 +868,7 @@ mod tests {
             g.vrules.push([x, 0.0, bottom]);
         }
         let refs: Vec<&Line> = lines.iter().collect();
-        detect(&refs, &g).pop().expect("the grid is a table").grid()
+        detect(&refs, &g).pop().expect("the grid is a table").table.grid()
     }
 
     /// A grid whose writer draws a box behind each line of the label column: the box edge
@@ -681,7 +893,7 @@ mod tests {
             g.vrules.push([x, 0.0, 70.0]);
         }
         let refs: Vec<&Line> = lines.iter().collect();
-        detect(&refs, &g).pop().expect("the grid is a table").grid()
+        detect(&refs, &g).pop().expect("the grid is a table").table.grid()
     }
 
     #[test]
@@ -735,7 +947,7 @@ mod tests {
             g.vrules.extend([[b[0], b[1], b[3]], [b[2], b[1], b[3]]]);
         }
         let refs: Vec<&Line> = lines.iter().collect();
-        let t = detect(&refs, &g).pop().expect("the grid is a table");
+        let t = detect(&refs, &g).pop().expect("the grid is a table").table;
         t.cells.iter().filter(|c| c.col == 0).map(|c| (c.text.clone(), c.row, c.row_span)).collect()
     }
 
