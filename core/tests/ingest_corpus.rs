@@ -2368,3 +2368,24 @@ fn a_paragraph_with_a_box_painted_behind_each_line_is_not_a_table() {
     }
     assert!(p.text.contains("We define ROI as"));
 }
+
+#[test]
+fn an_exhibit_index_whose_descriptions_wrap_is_one_table_with_each_description_whole() {
+    // Netflix 2017 p64-p65 sets its exhibit index without rules or shading: a number, a
+    // description wrapped over up to four lines, then form, file number, exhibit and date on the
+    // description's first line. Each wrapped line stood as a row of one cell, so the grid read as
+    // too sparse to be a table: the index was not found, bar two rows at the foot of p64.
+    let ex = ingest::extract(&read(&format!("{FB}NETFLIX_2017_10K.pdf")), "NETFLIX_2017_10K.pdf", &IngestSettings::default());
+    let page = |n: u32| ex.pages.iter().find(|p| p.page == n).expect("page");
+    let row_of = |t: &clair_core::ingest::Table, number: &str| t.grid().into_iter().find(|r| r[0] == number);
+    let p64 = page(64);
+    let t = p64.tables.iter().find(|t| row_of(t, "3.1").is_some()).expect("the exhibit index on p64");
+    let amendment = row_of(t, "3.3").expect("exhibit 3.3");
+    assert_eq!(amendment[1], "Certificate of Amendment to the Amended and Restated Certificate of Incorporation", "{amendment:?}");
+    assert!(amendment.iter().any(|c| c == "10-Q") && amendment.iter().any(|c| c == "August 2, 2004"), "{amendment:?}");
+    assert!(row_of(t, "3.2").is_some() && row_of(t, "4.1").is_some(), "{:#?}", t.grid());
+    let p65 = page(65);
+    let t = p65.tables.iter().find(|t| row_of(t, "10.9").is_some()).expect("the exhibit index on p65");
+    let rights = row_of(t, "10.9").expect("exhibit 10.9");
+    assert!(rights[1].starts_with("Registration Rights Agreement, dated as of February 5, 2015, by and among"), "{rights:?}");
+}

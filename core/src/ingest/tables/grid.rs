@@ -4,6 +4,7 @@
 
 use super::segments::Seg;
 
+#[derive(Clone)]
 pub(super) struct RawRow {
     pub(super) cells: Vec<(usize, usize, Seg)>,
     pub(super) top: f32,

@@ -11,6 +11,20 @@ use super::header::{ruled_between, split_under, stacks};
 /// - a label-only line starting with `(` or lowercase right under a row continues that row's label;
 /// - a header line whose cells sit in the columns of the header line above it (no values yet).
 pub(super) fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]]) -> Vec<RawRow> {
+    // Cells wrapped in a column of text are read as such only in a table that wraps two of them
+    // or more (an exhibit index, a list of officers): a single such pair is as likely two
+    // pieces of a poster's layout as one cell.
+    let (merged, wraps) = merge(raw.clone(), columns, hrules, true);
+    if wraps >= MIN_WRAPPED_CELLS { merged } else { merge(raw, columns, hrules, false).0 }
+}
+
+/// Fewest cells wrapped in a column of text for a table to be read with them (`merge_rows`).
+const MIN_WRAPPED_CELLS: usize = 2;
+
+/// `merge_rows`, with cells wrapped in a column of text joined when `wrap_cells`; and how many
+/// lines were so joined.
+fn merge(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]], wrap_cells: bool) -> (Vec<RawRow>, usize) {
+    let mut wraps = 0;
     // Header lines are only merged above the first value row of a table that has values; in a
     // table of text every line is its own row.
     let has_values = raw.iter().any(|r| r.value);
@@ -25,6 +39,11 @@ pub(super) fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f3
     let starts: Vec<Option<f32>> = raw
         .iter()
         .map(|r| r.cells.iter().find(|c| c.0 == 0).and_then(|c| c.2.words.first()).map(|w| w.fx0))
+        .collect();
+    // Whether each line carries figures, its first column, its top and the columns it fills.
+    let shape: Vec<(bool, usize, f32, Vec<usize>)> = raw
+        .iter()
+        .map(|r| (r.value, r.cells.iter().map(|c| c.0).min().unwrap_or(usize::MAX), r.top, r.cells.iter().map(|c| c.0).collect()))
         .collect();
     let mut out: Vec<RawRow> = vec![];
     // The line of `raw` that last went into `out`.
@@ -100,11 +119,61 @@ pub(super) fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f3
                 last = k;
                 continue;
             }
+            // A cell wrapped in a column of text (an exhibit's description beside its number
+            // and its filing columns): a line of text, not figures, whose one piece sits under a
+            // cell of the row above in the same column (not the label column), starting where
+            // that cell's last line starts, its first word too wide for the rest of that line
+            // within the column, goes on in that cell — unless figures follow within three lines
+            // before any line starts a row of its own (a cell left of this column): then this
+            // line opens that row, its label wrapped onto the line of its figures ("Natural gas
+            // commodity" over "forward  $1 / MMBTU"). Lines of one cell are set closer together
+            // than the cell is to the next row's: a line nearer the next line of its column than
+            // the cell above belongs with that line ("Private activity bonds and government" over
+            // "funded debt—fixed rate", which shares its line with its row's label).
+            let c = r.cells[0].0;
+            let opens_next = shape.iter().skip(k + 1).take(3).take_while(|s| s.1 >= c).any(|s| s.0);
+            let gap_up = r.top - prev.bot;
+            let gap_down = shape.iter().skip(k + 1).take(3).find(|s| s.3.contains(&c)).map_or(f32::MAX, |s| s.2 - r.bot);
+            let nearer_up = gap_up <= gap_down + 0.1 * r.size;
+            if wrap_cells && tight && nearer_up && prev.cells.len() >= 3 && !in_header && !r.value && !opens_next && r.cells.len() == 1 && r.cells[0].0 > 0 && r.cells[0].1 == 1 {
+                let (c, _, lower) = &r.cells[0];
+                let right = columns.get(*c).map_or(f32::MIN, |col| col.1);
+                let size = r.size.max(prev.size);
+                if let Some(p) = prev.cells.iter_mut().find(|p| p.0 == *c && p.1 == 1) {
+                    if wraps_in_column(&p.2, lower, right, size) {
+                        wraps += 1;
+                        append_seg(&mut p.2, lower);
+                        prev.bot = r.bot;
+                        prev.lines += r.lines;
+                        last = k;
+                        continue;
+                    }
+                }
+            }
         }
         out.push(r);
         last = k;
     }
-    out
+    (out, wraps)
+}
+
+/// `lower` goes on from the text cell `upper` in a column whose widest line ends at `right`: it
+/// starts where `upper`'s last line starts, in the same size, and its first word would not have
+/// fit at the end of that line in a column six ems wide or more (in a narrower one a word of the
+/// next entry fills the line as a wrapped word would). Both are words, not figures.
+fn wraps_in_column(upper: &super::segments::Seg, lower: &super::segments::Seg, right: f32, size: f32) -> bool {
+    let words = |s: &super::segments::Seg| s.text().chars().filter(|c| c.is_alphabetic()).count() >= 2;
+    let (Some(end), Some(next)) = (upper.words.last(), lower.words.first()) else {
+        return false;
+    };
+    let start = upper.words.iter().rev().take_while(|w| w.ftop >= end.ftop - 0.3 * size).last().map_or(upper.x0, |w| w.fx0);
+    words(upper)
+        && words(lower)
+        && (next.size - end.size).abs() <= 0.1 * end.size
+        && !super::segments::is_value(&upper.text())
+        && (next.fx0 - start).abs() <= 0.5 * size
+        && right - start >= 6.0 * size
+        && end.fx1 + 0.25 * size + (next.fx1 - next.fx0) > right
 }
 
 /// Words a row label does not end on: a label-only line ending in one runs on into the next
