@@ -130,7 +130,7 @@ fn merge(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]], wrap_cel
             // than the cell is to the next row's: a line nearer the next line of its column than
             // the cell above belongs with that line ("Private activity bonds and government" over
             // "funded debt—fixed rate", which shares its line with its row's label).
-            let c = r.cells[0].0;
+            let c = r.cells.first().map_or(usize::MAX, |cell| cell.0);
             let opens_next = shape.iter().skip(k + 1).take(3).take_while(|s| s.1 >= c).any(|s| s.0);
             let gap_up = r.top - prev.bot;
             let gap_down = shape.iter().skip(k + 1).take(3).find(|s| s.3.contains(&c)).map_or(f32::MAX, |s| s.2 - r.bot);
