@@ -15,7 +15,8 @@ pub(super) fn merge_rows(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f3
     // or more (an exhibit index, a list of officers): a single such pair is as likely two
     // pieces of a poster's layout as one cell.
     let (merged, wraps) = merge(raw.clone(), columns, hrules, true);
-    if wraps >= MIN_WRAPPED_CELLS { merged } else { merge(raw, columns, hrules, false).0 }
+    // Without a wrapped cell the two readings are the same: no second pass.
+    if wraps == 0 || wraps >= MIN_WRAPPED_CELLS { merged } else { merge(raw, columns, hrules, false).0 }
 }
 
 /// Fewest cells wrapped in a column of text for a table to be read with them (`merge_rows`).
@@ -157,6 +158,12 @@ fn merge(raw: Vec<RawRow>, columns: &[(f32, f32)], hrules: &[[f32; 3]], wrap_cel
     (out, wraps)
 }
 
+/// Where the last line of a cell of several lines starts.
+fn last_line_start(cell: &super::segments::Seg, size: f32) -> f32 {
+    let Some(end) = cell.words.last() else { return cell.x0 };
+    cell.words.iter().rev().take_while(|w| w.ftop >= end.ftop - 0.3 * size).last().map_or(cell.x0, |w| w.fx0)
+}
+
 /// `lower` goes on from the text cell `upper` in a column whose widest line ends at `right`: it
 /// starts where `upper`'s last line starts, in the same size, and its first word would not have
 /// fit at the end of that line in a column six ems wide or more (in a narrower one a word of the
@@ -166,7 +173,7 @@ fn wraps_in_column(upper: &super::segments::Seg, lower: &super::segments::Seg, r
     let (Some(end), Some(next)) = (upper.words.last(), lower.words.first()) else {
         return false;
     };
-    let start = upper.words.iter().rev().take_while(|w| w.ftop >= end.ftop - 0.3 * size).last().map_or(upper.x0, |w| w.fx0);
+    let start = last_line_start(upper, size);
     words(upper)
         && words(lower)
         && (next.size - end.size).abs() <= 0.1 * end.size
@@ -207,9 +214,7 @@ fn wrapped(upper: &RawRow, lower: &RawRow, limit: f32, next_start: Option<f32>) 
         return false;
     };
     let size = upper.size.max(lower.size);
-    // Where `upper`'s last line starts.
-    let start =
-        up.2.words.iter().rev().take_while(|w| w.ftop >= end.ftop - 0.3 * size).last().map_or(up.2.x0, |w| w.fx0);
+    let start = last_line_start(&up.2, size);
     end.fx1 <= limit + 0.25 * size
         && end.fx1 + 0.25 * size + (next.fx1 - next.fx0) > limit
         && limit - start >= 6.0 * size

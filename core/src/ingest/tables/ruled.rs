@@ -182,6 +182,17 @@ fn without_underlines(h: Vec<Rule>, v: &[Rule], lines: &[&Line], fills: &[BBox])
     h.into_iter().filter(|r| !underlines(r)).collect()
 }
 
+/// A lattice's column and row cuts: columns from its vertical rules and its outer edges only (the
+/// ends of rules drawn under single cells, statement totals, are no column boundaries), rows from
+/// its horizontal rules and the ends of its vertical ones.
+fn grid_cuts(hs: &[Rule], vs: &[Rule]) -> (Vec<f32>, Vec<f32>) {
+    let left = hs.iter().map(|r| r.from).fold(f32::MAX, f32::min);
+    let right = hs.iter().map(|r| r.to).fold(f32::MIN, f32::max);
+    let xs = cuts(vs.iter().map(|r| r.at).chain([left, right]).collect());
+    let ys = cuts(hs.iter().map(|r| r.at).chain(vs.iter().flat_map(|r| [r.from, r.to])).collect());
+    (xs, ys)
+}
+
 /// Banded rows (zebra striping): a writer shades every other row of a table, each shaded row a
 /// box of its own with the table's column edges, the rows between them unshaded. Three boxes or
 /// more, each one row (no rule across it), with the same column edges, stacked with gaps no
@@ -198,14 +209,16 @@ fn banded(gs: Vec<(Vec<Rule>, Vec<Rule>)>, lines: &[&Line]) -> Vec<(Vec<Rule>, V
         top: f32,
         bottom: f32,
     }
-    let band = |(hs, vs): &(Vec<Rule>, Vec<Rule>)| -> Option<Band> {
-        let left = hs.iter().map(|r| r.from).fold(f32::MAX, f32::min);
-        let right = hs.iter().map(|r| r.to).fold(f32::MIN, f32::max);
-        let xs = cuts(vs.iter().map(|r| r.at).chain([left, right]).collect());
-        let ys = cuts(hs.iter().map(|r| r.at).chain(vs.iter().flat_map(|r| [r.from, r.to])).collect());
-        (xs.len() >= 3 && ys.len() >= 2).then(|| Band { top: ys[0], bottom: ys[ys.len() - 1], xs, ys })
-    };
-    let bands: Vec<Option<Band>> = gs.iter().map(band).collect();
+    // Each lattice of two columns or more, as (its index in `gs`, its box), top to bottom.
+    let mut bands: Vec<(usize, Band)> = gs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (hs, vs))| {
+            let (xs, ys) = grid_cuts(hs, vs);
+            (xs.len() >= 3 && ys.len() >= 2).then(|| (i, Band { top: ys[0], bottom: ys[ys.len() - 1], xs, ys }))
+        })
+        .collect();
+    bands.sort_by(|a, b| a.1.top.total_cmp(&b.1.top));
     // The tallest row of a box.
     let row = |b: &Band| b.ys.windows(2).map(|r| r[1] - r[0]).fold(0.0f32, f32::max);
     let same_columns = |a: &Band, b: &Band| a.xs.len() == b.xs.len() && a.xs.iter().zip(&b.xs).all(|(x, y)| (x - y).abs() < SAME_RULE);
@@ -228,21 +241,19 @@ fn banded(gs: Vec<(Vec<Rule>, Vec<Rule>)>, lines: &[&Line]) -> Vec<(Vec<Rule>, V
             .collect();
         !inside.is_empty() && inside.iter().all(|l| within_columns(l, &a.xs))
     };
-    let mut order: Vec<usize> = (0..gs.len()).filter(|&i| bands[i].is_some()).collect();
-    let top = |i: usize| bands[i].as_ref().map_or(f32::MAX, |b| b.top);
-    order.sort_by(|&i, &j| top(i).total_cmp(&top(j)));
-    // Chains of bands, top to bottom.
+    // Chains of bands, top to bottom (positions in `bands`).
     let mut chains: Vec<Vec<usize>> = vec![];
-    for &i in &order {
-        let b = bands[i].as_ref().expect("ordered bands are bands");
+    for (k, (_, b)) in bands.iter().enumerate() {
         let joins = chains.iter_mut().find(|c| {
-            let a = bands[*c.last().expect("chains are not empty")].as_ref().expect("chained bands are bands");
-            let gap = b.top - a.bottom;
-            same_columns(a, b) && gap > TOUCH && gap <= 3.0 * row(a).max(row(b)) && gap_rows(a, b)
+            c.last().is_some_and(|&j| {
+                let a = &bands[j].1;
+                let gap = b.top - a.bottom;
+                same_columns(a, b) && gap > TOUCH && gap <= 3.0 * row(a).max(row(b)) && gap_rows(a, b)
+            })
         });
         match joins {
-            Some(c) => c.push(i),
-            None => chains.push(vec![i]),
+            Some(c) => c.push(k),
+            None => chains.push(vec![k]),
         }
     }
     // A box holding text on two baselines or more: a row whose cells wrap (an exhibit's
@@ -266,12 +277,12 @@ fn banded(gs: Vec<(Vec<Rule>, Vec<Rule>)>, lines: &[&Line]) -> Vec<(Vec<Rule>, V
     let mut taken = vec![false; gs.len()];
     let mut out: Vec<(Vec<Rule>, Vec<Rule>, bool)> = vec![];
     for c in chains.iter().filter(|c| {
-        let boxes: usize = c.iter().filter_map(|&i| bands[i].as_ref()).map(|b| b.ys.len() - 1).sum();
-        let n: usize = c.iter().filter_map(|&i| bands[i].as_ref()).map(wrapped).sum();
+        let boxes: usize = c.iter().map(|&k| bands[k].1.ys.len() - 1).sum();
+        let n: usize = c.iter().map(|&k| wrapped(&bands[k].1)).sum();
         c.len() >= 2 && boxes >= 3 && 2 * n >= boxes
     }) {
-        let chain: Vec<&Band> = c.iter().map(|&i| bands[i].as_ref().expect("chained bands are bands")).collect();
-        let (first, last) = (chain[0], chain[chain.len() - 1]);
+        let chain: Vec<&Band> = c.iter().map(|&k| &bands[k].1).collect();
+        let (Some(&first), Some(&last)) = (chain.first(), chain.last()) else { continue };
         let (x0, x1) = (first.xs[0], first.xs[first.xs.len() - 1]);
         let across = |l: &&&Line| l.bbox[2] > x0 && l.bbox[0] < x1;
         // The unshaded rows' padding (their text's distance from the boxes beside them) and the
@@ -308,7 +319,8 @@ fn banded(gs: Vec<(Vec<Rule>, Vec<Rule>)>, lines: &[&Line]) -> Vec<(Vec<Rule>, V
         };
         let (top, bottom) = (beyond(first.top, false), beyond(last.bottom, true));
         let (mut hs, mut vs) = (vec![], vec![]);
-        for &i in c {
+        for &k in c {
+            let i = bands[k].0;
             taken[i] = true;
             hs.extend(gs[i].0.iter().copied());
             vs.extend(gs[i].1.iter().copied());
@@ -486,10 +498,7 @@ fn lattice_table(hs: &[Rule], vs: &[Rule], lines: &[&Line], fills: &[BBox]) -> O
     let words: Vec<&Word> = lines.iter().flat_map(|l| l.words.iter()).collect();
     // Columns come from vertical rules only (plus the lattice's outer edges): the ends of rules
     // drawn under single cells (statement totals) are not column boundaries.
-    let left = hs.iter().map(|r| r.from).fold(f32::MAX, f32::min);
-    let right = hs.iter().map(|r| r.to).fold(f32::MIN, f32::max);
-    let xs = cuts(vs.iter().map(|r| r.at).chain([left, right]).collect());
-    let ruled_ys = cuts(hs.iter().map(|r| r.at).chain(vs.iter().flat_map(|r| [r.from, r.to])).collect());
+    let (xs, ruled_ys) = grid_cuts(hs, vs);
     if xs.len() < 3 || ruled_ys.len() < 2 {
         return None;
     }
