@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Retrieval latency in the browser (worker/tests/bench.rs): 20,000 chunks of offline-v2 vectors,
+# Retrieval latency in the browser (worker/tests/bench.rs): 20,000 chunks of offline-v3 vectors,
 # full search (query embedding, exact scan, blend, per-page cap) as wasm in headless Chromium.
 # Fails when a bar is missed: p50 < 10 ms, p99 < 30 ms, last embedding -> first answer <= 1 s.
 # Also prints the exact scan's growth (the HNSW threshold) and an HNSW build in wasm: build time,

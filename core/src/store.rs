@@ -42,7 +42,7 @@ pub fn content_key(bytes: &[u8]) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredFile {
     pub key: String,
-    /// `Embedder::name()` of `vectors` (e.g. `offline-v2-1024`, or an API model with its dimensions).
+    /// `Embedder::name()` of `vectors` (e.g. `offline-v3-1024`, or an API model with its dimensions).
     pub embedder: String,
     pub info: SourceInfo,
     /// Page texts, index 0 = page 1.

@@ -6,7 +6,7 @@
 //! Run: `scripts/bench-browser.sh` (core at opt-level 3 like the shipped worker, `--include-ignored`).
 //! Ignored otherwise, because the unoptimised test build is 10× slower than what users get.
 //!
-//! Vectors are the offline embedder's (`offline-v2`, 1024 dimensions, what the worker ships): the
+//! Vectors are the offline embedder's (`offline-v3`, 1024 dimensions, what the worker ships): the
 //! chunk texts are recombined from the sentences of two real filings (JNJ and AMCOR 8-Ks), so the
 //! vectors have real sparsity and feature overlap; modality and table metadata follow the real
 //! documents. Bars: p50 < 10 ms, p99 < 30 ms, last embedding → first answer ≤ 1 s.

@@ -94,11 +94,14 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
 
 /// Answer relevancy: mean cosine(question, generated question) × (0 if every generation was
 /// noncommittal). Undefined when no question was generated (ragas: all generated questions empty).
+/// A cosine below 0 counts as 0, an unrelated question: the offline embedder hashes features with
+/// a sign, so unrelated texts can score slightly below 0, where a neural embedder's stay above it,
+/// and the score stays in [0, 1] as RAGAS reports it.
 pub fn answer_relevancy(question: &[f32], generated: &[Vec<f32>], noncommittal: &[bool]) -> Option<f64> {
     if generated.is_empty() {
         return None;
     }
-    let m = generated.iter().map(|g| cosine(question, g)).sum::<f64>() / generated.len() as f64;
+    let m = generated.iter().map(|g| cosine(question, g).max(0.0)).sum::<f64>() / generated.len() as f64;
     let all_noncommittal = !noncommittal.is_empty() && noncommittal.iter().all(|n| *n);
     Some(if all_noncommittal { 0.0 } else { m })
 }

@@ -9,9 +9,10 @@
 //!   out entirely: statement pages are mostly numbers, which would otherwise dominate their vectors'
 //!   norm and bury the few words a question can match;
 //! - concepts: phrases that name the same line item or statement in different words map to one
-//!   extra feature (capex ↔ purchases of property, plant and equipment; balance sheet ↔ statement of
-//!   financial position; EPS ↔ earnings per share ...), and ratio names expand to their inputs
-//!   (inventory turnover → inventory + cost of sales);
+//!   extra feature — the US-GAAP taxonomy's elements grouped by line item (`PaymentsToAcquire…`,
+//!   capital expenditures ↔ purchases of property, plant and equipment; `us_gaap_concepts.tsv`),
+//!   the statements' titles (balance sheet ↔ statement of financial position), and abbreviations
+//!   and ratio names as their inputs (EPS; inventory turnover → inventories + cost of sales);
 //! - a general English + question-instruction stop list for the dense features only ("round your
 //!   answer to two decimal places" names nothing in a filing);
 //! - word unigrams and bigrams with sublinear tf (1 + ln tf), signed feature hashing into `dims`;
@@ -209,8 +210,8 @@ impl Default for OfflineEmbedder {
 impl Embedder for OfflineEmbedder {
     fn name(&self) -> String {
         match &self.semantic {
-            Some(t) => format!("offline-v2-{}+static-{}-{}", self.dims, t.tag(), t.dims()),
-            None => format!("offline-v2-{}", self.dims),
+            Some(t) => format!("offline-v3-{}+static-{}-{}", self.dims, t.tag(), t.dims()),
+            None => format!("offline-v3-{}", self.dims),
         }
     }
     fn dims(&self) -> usize {
@@ -222,11 +223,12 @@ impl OfflineEmbedder {
     pub fn new(dims: usize) -> OfflineEmbedder {
         let dims = dims.max(8);
         let mut phrases: HashMap<String, Vec<(Vec<String>, &'static str)>> = HashMap::new();
-        for (concept, list) in CONCEPTS {
-            for p in *list {
-                let toks: Vec<String> = raw_tokens(p).into_iter().map(|t| stem(&t)).collect();
-                if let Some(first) = toks.first() {
-                    phrases.entry(first.clone()).or_default().push((toks, concept));
+        for (p, concept) in concept_phrases() {
+            let toks: Vec<String> = raw_tokens(p).into_iter().map(|t| stem(&t)).collect();
+            if let Some(first) = toks.first() {
+                let list = phrases.entry(first.clone()).or_default();
+                if !list.iter().any(|(t, c)| *t == toks && *c == concept) {
+                    list.push((toks, concept));
                 }
             }
         }
@@ -649,40 +651,17 @@ const DENSE_STOP: &[&str] = &[
     "who", "whom", "why", "will", "with", "within", "would", "you", "your",
 ];
 
-/// Concept features: every phrase in a list adds `#concept`. Phrases are written naturally and
-/// stemmed at construction. Ratio and metric names list the line items they are computed from.
-/// Only statement titles, line-item captions as filings print them and the standard names of
-/// ratios and their inputs belong here, fixed a priori: phrases of the dev questions' own wording
-/// ("capital intensive", "liquidate", "legal battles", "top line") were taken out (issue 41), and
-/// their held-out effect is in docs/retrieval-bench.md ("Held-out folds").
-const CONCEPTS: &[(&str, &[&str])] = &[
-    ("capex", &["capex", "capital expenditure", "capital expenditures", "purchases of property and equipment",
-        "purchases of property, plant and equipment", "purchase of property, plant and equipment",
-        "additions to property, plant and equipment", "additions to property and equipment",
-        "payments for property and equipment", "payments for property, plant and equipment",
-        "capital spending", "acquisitions of property and equipment",
-        "expenditures for property, plant and equipment", "expenditures for property and equipment",
-        "purchases of property, equipment"]),
-    ("ppe", &["pp&e", "property, plant and equipment", "property and equipment", "fixed assets",
-        "fixed asset", "property, plant and equipment, net", "property and equipment, net"]),
-    ("revenue", &["revenue", "revenues", "net sales", "total revenues", "total revenue", "net revenue",
-        "net revenues", "total net sales", "sales", "turnover"]),
-    ("cogs", &["cogs", "cost of sales", "cost of goods sold", "cost of revenue", "cost of revenues",
-        "cost of products sold", "cost of merchandise sold", "costs of sales", "cost of goods",
-        "cost of product", "cost of services", "costs of goods sold"]),
-    ("gross_margin", &["gross margin", "gross profit", "gross margins"]),
-    ("operating_income", &["operating income", "operating profit", "income from operations",
-        "operating margin", "operating loss", "earnings from operations", "operating earnings"]),
-    ("net_income", &["net income", "net earnings", "net profit", "net loss", "profit attributable",
-        "net income attributable", "net profit margin", "net margin"]),
-    ("eps", &["eps", "earnings per share", "per share", "diluted earnings per share", "earnings per common share"]),
-    ("dna", &["d&a", "depreciation and amortization", "depreciation, depletion and amortization",
-        "depreciation & amortization", "depreciation", "amortization", "ebitda"]),
-    ("ebitda", &["ebitda", "adjusted ebitda"]),
-    ("sga", &["sg&a", "selling, general and administrative", "selling general and administrative",
-        "selling, general, and administrative"]),
-    ("rnd", &["r&d", "research and development", "research, development"]),
-    // Statement titles: kept pure, so a question naming a statement finds the statement's pages.
+/// Concept features (paper §3.4's embedder, issue 41): every phrase adds `#concept`. Three sources,
+/// each fixed a priori and none written from questions:
+/// - `us_gaap_items()`: the line items of the three primary statements as the US-GAAP taxonomy
+///   names its elements, grouped under one standard item each (`scripts/us_gaap_concepts.py`,
+///   from edgartools' mapping of 32,240 filings): `PaymentsToAcquirePropertyPlantAndEquipment` and
+///   `PaymentsToAcquireProductiveAssets` are both `#CapitalExpenses`, "Capital Expenditures".
+/// - `STATEMENT_TITLES`: the primary statements' titles in the wordings ASC 210, 220 and 230 and
+///   filings give them, kept pure so that a question naming a statement finds its pages.
+/// - `RATIOS`: standard abbreviations of line items and the standard ratios, each as the items it
+///   is computed from (inventory turnover = cost of sales / inventory).
+const STATEMENT_TITLES: &[(&str, &[&str])] = &[
     ("balance_sheet", &["balance sheet", "balance sheets", "statement of financial position",
         "statements of financial position", "statement of financial condition", "statements of financial condition"]),
     ("income_statement", &["income statement", "income statements", "statement of income", "statements of income",
@@ -690,60 +669,90 @@ const CONCEPTS: &[(&str, &[&str])] = &[
         "p&l", "profit and loss"]),
     ("cash_flow_statement", &["cash flow statement", "cash flow statements", "statement of cash flows",
         "statements of cash flows", "cash flows statement", "cash flows statements"]),
-    // Line items of each statement, and the ratios computed from them: a statement page carries many
-    // of these, and a ratio question names one.
-    ("bs_item", &["total current assets", "total current liabilities", "total assets", "total liabilities",
-        "inventories", "accounts payable", "retained earnings", "total equity", "shareholders equity",
-        "stockholders equity", "shareowners equity", "property and equipment, net", "property, plant and equipment, net",
-        "working capital", "current ratio", "quick ratio", "fixed asset turnover", "inventory turnover",
-        "days payable outstanding", "dpo", "return on assets", "roa", "asset turnover", "book value"]),
-    ("is_item", &["cost of sales", "cost of goods sold", "cogs", "gross profit", "gross margin", "operating income",
-        "operating profit", "income before income taxes", "earnings before income taxes", "provision for income taxes",
-        "effective tax rate", "earnings per share", "net income attributable", "operating margin", "net profit margin",
-        "fixed asset turnover", "inventory turnover", "days payable outstanding", "dpo", "return on assets", "roa",
-        "ebitda", "cost of revenue", "cost of revenues", "cost of products sold", "net earnings"]),
-    ("cf_item", &["net cash provided by operating activities", "cash flows from operating activities",
-        "net cash used in investing activities", "net cash used in financing activities", "investing activities",
-        "financing activities", "depreciation and amortization", "capex", "capital expenditure", "capital expenditures",
-        "purchases of property and equipment", "purchases of property, plant and equipment",
-        "additions to property, plant and equipment", "payments for property and equipment", "dividends paid",
-        "cash dividends", "free cash flow", "free cashflow", "fcf", "cash from operations", "operating cash flow",
-        "ebitda"]),
-    ("operating_cash_flow", &["cash from operations", "net cash provided by operating activities",
-        "net cash from operating activities", "cash flows from operating activities", "operating cash flow",
-        "cash provided by operations", "cash generated from operations", "operating activities"]),
-    ("fcf", &["fcf", "free cash flow", "free cashflow", "free cash flows"]),
-    ("inventory", &["inventory", "inventories", "merchandise inventories", "inventory turnover"]),
-    ("payables", &["accounts payable", "payables", "trade payables", "days payable outstanding", "dpo"]),
-    ("receivables", &["accounts receivable", "receivables", "trade receivables", "days sales outstanding", "dso"]),
-    ("current_assets", &["current assets", "total current assets", "working capital", "current ratio", "quick ratio"]),
-    ("current_liabilities", &["current liabilities", "total current liabilities", "working capital",
-        "current ratio", "quick ratio", "operating cash flow ratio"]),
-    ("total_assets", &["total assets", "return on assets", "roa", "asset turnover"]),
-    ("equity", &["shareholders equity", "stockholders equity", "shareowners equity", "total equity",
-        "shareholders' equity", "stockholders' equity", "book value", "return on equity", "roe"]),
-    ("dividends", &["dividend", "dividends", "cash dividends", "dividends paid", "dividends declared"]),
-    ("buyback", &["share repurchases", "stock repurchases", "repurchases of common stock", "buyback",
-        "buybacks", "treasury stock", "purchases of treasury stock", "repurchase of common stock",
-        "share repurchase", "stock repurchase", "repurchased"]),
-    ("debt", &["debt", "borrowings", "credit agreement", "credit facility", "revolving credit", "notes payable",
-        "long-term debt", "commercial paper", "senior notes", "borrow", "loan"]),
-    ("tax", &["effective tax rate", "income tax", "income taxes", "provision for income taxes", "tax rate"]),
-    ("segment", &["segment", "segments", "business segment", "reportable segment", "operating segment"]),
-    ("mna", &["m&a", "acquisition", "acquisitions", "acquired", "divestiture", "divestitures", "merger",
-        "business combination", "business combinations"]),
-    ("restructuring", &["restructuring", "restructuring liability", "restructuring charges", "restructuring plan"]),
-    ("litigation", &["legal proceedings", "litigation", "lawsuit", "legal proceeding",
-        "contingencies", "legal matters"]),
+    // `normalise_country`'s spelling of "US" / "U.S." / "United States".
     ("united_states", &["unitedstates", "united states"]),
-    ("cash", &["cash and cash equivalents", "cash & cash equivalents", "cash equivalents"]),
-    ("var", &["var", "value at risk", "value-at-risk"]),
-    ("derivatives", &["derivative", "derivatives", "notional", "interest rate swap", "cross currency swap",
-        "forward contracts", "hedging"]),
-    ("pension", &["pension", "postretirement", "benefit payments"]),
-    ("shares", &["shares outstanding", "common stock", "shareholders", "number of shares"]),
-    ("margin", &["margin", "margins", "profit margin"]),
 ];
+
+/// Abbreviations and ratios → the US-GAAP items (`us_gaap_concepts.tsv`) they name or are computed from.
+const RATIOS: &[(&[&str], &[&str])] = &[
+    (&["capex"], &["CapitalExpenses"]),
+    (&["cogs"], &["CostOfGoodsAndServicesSold"]),
+    (&["sg&a"], &["SellingGeneralAndAdminExpenses"]),
+    (&["r&d"], &["ResearchAndDevelopmentExpenses"]),
+    (&["d&a"], &["DepreciationExpense", "DepreciationAmortizationCF"]),
+    (&["pp&e"], &["PlantPropertyEquipmentNet"]),
+    (&["eps"], &["EarningsPerShareBasic", "EarningsPerShareDiluted"]),
+    (&["ebit"], &["OperatingIncomeLoss"]),
+    (&["ebitda"], &["OperatingIncomeLoss", "DepreciationExpense", "DepreciationAmortizationCF"]),
+    (&["working capital", "current ratio"], &["CurrentAssetsTotal", "CurrentLiabilitiesTotal"]),
+    (&["quick ratio"], &["CurrentAssetsTotal", "CurrentLiabilitiesTotal", "Inventories"]),
+    (&["inventory turnover", "days inventory outstanding"], &["CostOfGoodsAndServicesSold", "Inventories"]),
+    (&["days payable outstanding", "dpo", "payables turnover"], &["TradePayables", "CostOfGoodsAndServicesSold"]),
+    (&["days sales outstanding", "dso", "receivables turnover"], &["TradeReceivables", "Revenue"]),
+    (&["asset turnover", "total asset turnover"], &["Revenue", "Assets"]),
+    (&["fixed asset turnover"], &["Revenue", "PlantPropertyEquipmentNet"]),
+    (&["return on assets", "roa"], &["NetIncome", "Assets"]),
+    (&["return on equity", "roe"], &["NetIncome", "AllEquityBalance"]),
+    (&["gross margin"], &["GrossProfit", "Revenue"]),
+    (&["operating margin"], &["OperatingIncomeLoss", "Revenue"]),
+    (&["net margin", "net profit margin", "profit margin"], &["NetIncome", "Revenue"]),
+    (&["free cash flow", "fcf"], &["NetCashFromOperatingActivities", "CapitalExpenses"]),
+    (&["effective tax rate"], &["IncomeTaxes", "PretaxIncomeLoss"]),
+    (&["interest coverage"], &["OperatingIncomeLoss", "InterestExpense"]),
+    (&["debt to equity", "debt-to-equity"], &["LongTermDebt", "ShortTermDebt", "AllEquityBalance"]),
+    (&["dividend payout ratio", "payout ratio"], &["CommonDividendsPaid", "NetIncome"]),
+];
+
+/// The statement a US-GAAP item is reported on (`us_gaap_concepts.tsv`'s second column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Statement {
+    BalanceSheet,
+    IncomeStatement,
+    CashFlows,
+}
+
+/// `(item, statement, phrase)` rows of `us_gaap_concepts.tsv`, read once.
+pub fn us_gaap_items() -> &'static [(&'static str, Statement, &'static str)] {
+    static ROWS: std::sync::OnceLock<Vec<(&'static str, Statement, &'static str)>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        include_str!("us_gaap_concepts.tsv")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| {
+                let mut f = l.split('\t');
+                let (item, st, phrase) = (f.next()?, f.next()?, f.next()?);
+                let st = match st {
+                    "bs" => Statement::BalanceSheet,
+                    "is" => Statement::IncomeStatement,
+                    "cf" => Statement::CashFlows,
+                    _ => return None,
+                };
+                Some((item, st, phrase))
+            })
+            .collect()
+    })
+}
+
+/// The statement of a US-GAAP item's concept feature (`#CapitalExpenses` → cash flows).
+pub fn item_statement(feature: &str) -> Option<Statement> {
+    static BY_ITEM: std::sync::OnceLock<HashMap<&'static str, Statement>> = std::sync::OnceLock::new();
+    let item = feature.strip_prefix('#')?;
+    BY_ITEM.get_or_init(|| us_gaap_items().iter().map(|(i, s, _)| (*i, *s)).collect()).get(item).copied()
+}
+
+/// Every `(phrase, concept)` pair of the three sources.
+fn concept_phrases() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&'static str, &'static str)> = us_gaap_items().iter().map(|(i, _, p)| (*p, *i)).collect();
+    for (concept, list) in STATEMENT_TITLES {
+        out.extend(list.iter().map(|p| (*p, *concept)));
+    }
+    for (names, items) in RATIOS {
+        for n in *names {
+            out.extend(items.iter().map(|i| (*n, *i)));
+        }
+    }
+    out
+}
 
 // ---------------------------------------------------------------------------------------------
 // API embedder
@@ -893,16 +902,41 @@ mod tests {
     }
 
     #[test]
-    fn synonyms_share_a_concept() {
+    fn elements_of_one_us_gaap_item_share_its_concept() {
         let e = OfflineEmbedder::default();
+        // Two elements of `CapitalExpenses` and the item's display name; an abbreviation of it.
+        for t in ["Capital expenditures", "Payments to acquire property, plant and equipment",
+            "Payments to acquire productive assets", "What is the capex?"] {
+            assert!(e.features(t).contains_key("#CapitalExpenses"), "{t}");
+        }
+        // Either side of a pair the taxonomy names together (`NetCashProvidedByUsedInOperatingActivities`).
+        for t in ["Net cash provided by operating activities", "Net cash used in operating activities"] {
+            assert!(e.features(t).contains_key("#NetCashFromOperatingActivities"), "{t}");
+        }
+        // A side of a pair alone names nothing: "income" is not net income.
+        assert!(!e.features("interest income rose").contains_key("#NetIncome"));
         let a = e.embed("What is the capex?");
-        let b = e.embed("Purchases of property, plant and equipment (PP&E)");
+        let b = e.embed("Payments to acquire property, plant and equipment");
         let c = e.embed("Advertising costs are expensed as incurred");
-        assert!(cos(&a, &b) > cos(&a, &c) + 0.2, "{} vs {}", cos(&a, &b), cos(&a, &c));
+        assert!(cos(&a, &b) > cos(&a, &c) + 0.1, "{} vs {}", cos(&a, &b), cos(&a, &c));
         let a = e.embed("earnings per share");
         let b = e.embed("EPS grew");
         let c = e.embed("Leases expire through 2030");
         assert!(cos(&a, &b) > cos(&a, &c) + 0.1, "{} vs {}", cos(&a, &b), cos(&a, &c));
+    }
+
+    #[test]
+    fn every_ratio_is_computed_from_items_the_taxonomy_list_holds() {
+        let items: BTreeSet<&str> = us_gaap_items().iter().map(|(i, _, _)| *i).collect();
+        assert!(items.len() >= 100 && us_gaap_items().len() >= 500, "{} items, {} phrases", items.len(), us_gaap_items().len());
+        for (names, inputs) in RATIOS {
+            for i in *inputs {
+                assert!(items.contains(i), "{names:?} names {i}, which us_gaap_concepts.tsv does not hold");
+            }
+        }
+        assert_eq!(item_statement("#Inventories"), Some(Statement::BalanceSheet));
+        assert_eq!(item_statement("#CapitalExpenses"), Some(Statement::CashFlows));
+        assert_eq!(item_statement("#balance_sheet"), None);
     }
 
     #[test]
@@ -936,7 +970,7 @@ mod tests {
         let docs = vec!["employee attrition".to_string(), "lease terms".to_string()];
         let lexical = OfflineEmbedder::default();
         let semantic = OfflineEmbedder::default().with_static(t.clone(), 0.8);
-        assert!(semantic.name().starts_with("offline-v2-1024+static-") && semantic.dims() == 1027);
+        assert!(semantic.name().starts_with("offline-v3-1024+static-") && semantic.dims() == 1027);
         let score = |e: &OfflineEmbedder, w: f32| {
             let e = e.clone().with_static(t.clone(), w);
             let (dv, st) = e.embed_documents_with_stats(&docs);

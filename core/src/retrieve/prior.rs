@@ -122,24 +122,27 @@ pub fn statement_kinds(e: &OfflineEmbedder, heading: &str) -> u8 {
         .fold(0, |m, (_, b)| m | b)
 }
 
-/// The statements a question asks about: those it names by title, and those whose line items or
-/// ratios it names (the concept list's `bs_item`, `is_item` and `cf_item`: "inventory turnover"
-/// is computed from the balance sheet and the income statement).
+/// The statements a question asks about: those it names by title, and those on which the US-GAAP
+/// line items it names, or the inputs of the ratios it names, are reported ("inventory turnover"
+/// is computed from the balance sheet and the income statement; `embed::item_statement`).
 pub fn question_kinds(question: &str) -> u8 {
+    use crate::retrieve::embed::{item_statement, Statement};
     // The concept phrases are stemmed once; a query only reads them.
     static EMBEDDER: std::sync::OnceLock<OfflineEmbedder> = std::sync::OnceLock::new();
     let f = EMBEDDER.get_or_init(OfflineEmbedder::default).features(question);
-    [
-        ("#balance_sheet", BALANCE_SHEET),
-        ("#bs_item", BALANCE_SHEET),
-        ("#income_statement", INCOME_STATEMENT),
-        ("#is_item", INCOME_STATEMENT),
-        ("#cash_flow_statement", CASH_FLOWS),
-        ("#cf_item", CASH_FLOWS),
-    ]
-    .iter()
-    .filter(|(k, _)| f.contains_key(*k))
-    .fold(0, |m, (_, b)| m | b)
+    f.keys().fold(0, |m, k| {
+        m | match k.as_str() {
+            "#balance_sheet" => BALANCE_SHEET,
+            "#income_statement" => INCOME_STATEMENT,
+            "#cash_flow_statement" => CASH_FLOWS,
+            _ => match item_statement(k) {
+                Some(Statement::BalanceSheet) => BALANCE_SHEET,
+                Some(Statement::IncomeStatement) => INCOME_STATEMENT,
+                Some(Statement::CashFlows) => CASH_FLOWS,
+                None => 0,
+            },
+        }
+    })
 }
 
 #[cfg(test)]

@@ -44,6 +44,11 @@ fn answer_relevancy_is_mean_cosine_and_zero_only_when_every_generation_is_noncom
     assert!((r - 0.75).abs() < 1e-6, "{r}");
     assert_eq!(answer_relevancy(&q, &g, &[true, true]), Some(0.0));
     assert_eq!(answer_relevancy(&q, &[], &[]), None);
+    // A question pointing away (cos = −0.6, as signed feature hashing can give unrelated texts)
+    // counts as unrelated, 0, beside one at cos = 1: mean 0.5, never below 0.
+    let g = vec![vec![1.0f32, 0.0], vec![-0.6f32, 0.8]];
+    let r = answer_relevancy(&q, &g, &[false, false]).unwrap();
+    assert!((r - 0.5).abs() < 1e-6, "{r}");
 }
 
 #[test]
