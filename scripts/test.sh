@@ -5,6 +5,26 @@
 # pdftotext on every corpus page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The corpora and scorers live in `shared/` beside the checkout, where the tests look for them
+# (`CARGO_MANIFEST_DIR/../../shared`, `../shared`). A clone made elsewhere (a temporary folder) gets
+# a link to them for the run: CLAIR_SHARED, else the `shared/` beside the repository it was cloned
+# from, else /work/shared (the scripts' own fallback).
+linked_shared=""
+unlink_shared() { [ -z "$linked_shared" ] || rm -f "$linked_shared"; }
+if [ ! -d ../shared/corpus ]; then
+  src="${CLAIR_SHARED:-}"
+  origin="$(git config --get remote.origin.url 2>/dev/null || true)"
+  [ -z "$src" ] && [ -d "$origin/../shared/corpus" ] && src="$(cd "$origin/../shared" && pwd)"
+  [ -z "$src" ] && [ -d /work/shared/corpus ] && src=/work/shared
+  if [ -z "$src" ] || [ ! -d "$src/corpus" ] || [ -e ../shared ]; then
+    echo "error: no shared/corpus beside this checkout ($(cd .. && pwd)/shared): set CLAIR_SHARED to the folder holding corpus/ and tools/" >&2
+    exit 1
+  fi
+  ln -s "$src" ../shared
+  linked_shared="$(cd .. && pwd)/shared"
+  trap unlink_shared EXIT
+  echo "using $src as ../shared (a link for this run)"
+fi
 scripts/setup.sh --test
 . scripts/env.sh
 t0=$(date +%s)
@@ -13,7 +33,7 @@ t0=$(date +%s)
 # temporary folder (≈ 35 MB each, six or so a run), which would pile up run after run. A short
 # path under /tmp, since Chromium puts its singleton socket there (socket paths stop at 107 bytes).
 export TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/clair-test.XXXXXX")"
-cleanup() { rm -rf "$TMPDIR"; }
+cleanup() { rm -rf "$TMPDIR"; unlink_shared; }
 trap cleanup EXIT
 step() { printf '\n\033[1m== %s\033[0m (%ss)\n' "$*" "$(( $(date +%s) - t0 ))"; }
 
