@@ -20,6 +20,14 @@ fn read(path: &str) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("corpus file {path}: {e}"))
 }
 
+/// `tests/fixtures/` (its README says where each file comes from).
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
+
+/// A fixture read with the default settings.
+fn fixture(name: &str) -> ingest::Extracted {
+    ingest::extract(&read(&format!("{FIXTURES}{name}")), name, &IngestSettings::default())
+}
+
 /// JPMorgan's 10-Q for 2023 Q2, read once for all the tests that look at its pages.
 fn jpm_2023q2() -> &'static ingest::Extracted {
     static EX: std::sync::OnceLock<ingest::Extracted> = std::sync::OnceLock::new();
@@ -327,10 +335,8 @@ fn a_bold_heading_close_under_a_paragraph_starts_the_block_it_heads() {
 fn right_to_left_lines_read_in_logical_order_with_their_numbers_and_brackets() {
     // tests/fixtures/rtl-report.py: Hebrew and Arabic lines set in visual order by an independent
     // bidi implementation; the .txt is each line in logical order.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
-    let bytes = read(&format!("{dir}rtl-report.pdf"));
-    let ex = ingest::extract(&bytes, "rtl-report.pdf", &IngestSettings::default());
-    let want = String::from_utf8(read(&format!("{dir}rtl-report.txt"))).expect("UTF-8");
+    let ex = fixture("rtl-report.pdf");
+    let want = String::from_utf8(read(&format!("{FIXTURES}rtl-report.txt"))).expect("UTF-8");
     let got: Vec<&str> = ex.pages[0].text.lines().filter(|l| !l.is_empty()).collect();
     let want: Vec<&str> = want.lines().collect();
     assert_eq!(got.len(), want.len(), "{got:#?}");
@@ -348,9 +354,7 @@ fn right_to_left_lines_read_in_logical_order_with_their_numbers_and_brackets() {
 fn actual_text_reads_a_figure_whose_font_maps_its_decimal_point_wrongly() {
     // tests/fixtures/README.md: the bold rows' point maps to " ." in its font's ToUnicode and is
     // put right by /ActualText; without it "11,062.6" reads "11,062 .6" and splits in two cells.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
-    let bytes = read(&format!("{dir}census-arrests-2009.pdf"));
-    let ex = ingest::extract(&bytes, "census-arrests-2009.pdf", &IngestSettings::default());
+    let ex = fixture("census-arrests-2009.pdf");
     let p = &ex.pages[0];
     let total = p.text.lines().find(|l| l.starts_with("Total . .")).unwrap_or_else(|| panic!("{}", p.text));
     assert!(total.contains("11,062.6  1,540.0  9,522.6"), "{total}");
@@ -1151,9 +1155,7 @@ fn a_heading_ruled_off_over_a_group_of_columns_spans_the_group_and_stays_out_of_
     // middle of three columns, a rule under them and vertical rules between the groups. The
     // lines below read "Under 18 / years" and "18 years / and over", the last line's words closer
     // together than a cell gap.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
-    let bytes = read(&format!("{dir}census-arrests-2009.pdf"));
-    let ex = ingest::extract(&bytes, "census-arrests-2009.pdf", &IngestSettings::default());
+    let ex = fixture("census-arrests-2009.pdf");
     let t = &ex.pages[0].tables[0];
     assert_eq!(t.header_rows, 2, "{:?}", header_cells(t));
     let head = header_cells(t);
@@ -2388,4 +2390,33 @@ fn an_exhibit_index_whose_descriptions_wrap_is_one_table_with_each_description_w
     let t = p65.tables.iter().find(|t| row_of(t, "10.9").is_some()).expect("the exhibit index on p65");
     let rights = row_of(t, "10.9").expect("exhibit 10.9");
     assert!(rights[1].starts_with("Registration Rights Agreement, dated as of February 5, 2015, by and among"), "{rights:?}");
+}
+
+#[test]
+fn tables_in_both_columns_of_a_two_column_page_are_read_apart() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench with nine tables, four in the
+    // left column and five in the right, prose between them. The right-hand tables' rows stand
+    // on other baselines than the left-hand lines beside them (one to four points off); read as
+    // rows across the gutter they made one table of both columns and the prose between.
+    let ex = fixture("two-column-tables.pdf");
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    assert_eq!(p.tables.len(), 9, "{boxes:?}");
+    let gutter = 297.6; // the middle of the A4 page, between the columns
+    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    let options = p.tables.iter().map(|t| t.grid()).find(|g| g[0] == ["Option", "Mean Number of Iterations"]).expect("the Option table");
+    assert_eq!(options.len(), 6, "{options:#?}");
+    assert_eq!(options[5], ["Option 5", "41.8125"]);
+}
+
+#[test]
+fn a_table_across_both_columns_of_a_two_column_page_stays_whole() {
+    // JPM 10-Q p56: the deposits table is set across a page whose text runs in two columns above
+    // and below it; its rows have figures on both sides of the gutter, on one baseline each.
+    let ex = jpm_2023q2();
+    let p = ex.pages.iter().find(|p| p.page == 56).expect("page 56");
+    assert_eq!(p.tables.len(), 1, "{:?}", p.tables.iter().map(|t| t.bbox).collect::<Vec<_>>());
+    let rows = p.tables[0].grid();
+    let total = rows.iter().find(|r| r[0] == "Total Firm").unwrap_or_else(|| panic!("{rows:#?}"));
+    assert_eq!(total[1..], ["$ 2,398,962", "$ 2,340,179", "$ 2,387,414", "$ 2,532,312", "$ 2,354,131", "$ 2,523,979"]);
 }

@@ -239,7 +239,7 @@ mod tests {
         let mut words: Vec<Word> = visual
             .iter()
             .enumerate()
-            .map(|(i, t)| Word { text: t.to_string(), bbox: [0.0; 4], fx0: 10.0 * i as f32, fx1: 10.0 * i as f32 + 8.0, ftop: 0.0, fbot: 9.0, size: 9.0, font: 0 })
+            .map(|(i, t)| Word { text: t.to_string(), bbox: [0.0; 4], fx0: 10.0 * i as f32, fx1: 10.0 * i as f32 + 8.0, ftop: 0.0, fbot: 9.0, size: 9.0, font: 0, fbase: 7.2 })
             .collect();
         bidi_line(&mut words);
         join_words(&words)

@@ -69,6 +69,8 @@ pub struct Word {
     pub size: f32,
     /// The face of its first glyph (`Glyph::font`).
     pub font: u16,
+    /// The baseline of its first glyph across the reading direction, in the reading frame.
+    pub fbase: f32,
 }
 
 /// A baseline's worth of words in one direction, left to right in its frame.
@@ -441,6 +443,7 @@ fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
                     fbot: g.fbot,
                     size: g.size,
                     font: g.font,
+                    fbase: g.fbase,
                 })
             }
         }
@@ -918,6 +921,7 @@ pub(crate) fn test_line(pieces: &[(&str, f32, f32)], top: f32, size: f32) -> Lin
                 fbot: top + size,
                 size,
                 font: 0,
+                fbase: top + 0.8 * size,
             });
             x += w + space;
         }

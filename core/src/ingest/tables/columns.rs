@@ -144,7 +144,7 @@ fn worded(p: &Piece) -> bool {
 /// A row of a table set across the strip `g0`–`g1`: something on the left, and on the right
 /// figures only, from the first (a table in the right-hand column labels its rows: "Right-of-use
 /// assets  $ 8,399"; a label wrapped onto a second line there opens with words or a year:
-/// "2020  $ 234,844").
+/// "2020  $ 234,844"), on the left's baseline when the left is a row or a sentence of its own.
 fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
     // Sides from the middle of the strip: a figure column may start a hair inside it.
     let middle = (g0 + g1) / 2.0;
@@ -156,8 +156,22 @@ fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
         !p.words.is_empty()
             && p.words.iter().all(|w| is_value(&w.text) || w.text.chars().all(|c| matches!(c, '$' | '€' | '£' | '¥' | '(')))
     };
-    ps.iter().any(|p| p.x1 <= middle) && right.first().is_some_and(|p| figure(p))
+    let left: Vec<&Piece> = ps.iter().filter(|p| p.x1 <= middle).collect();
+    let (Some(last), Some(first)) = (left.last(), right.first()) else { return false };
+    // One row of a table stands on one baseline. A line whose left side is a row of figures or a
+    // sentence of its own, standing more than `ROW_BASELINE_EMS` off the baseline of the figures
+    // on the right, is two lines of the page's two columns side by side (a table in each, or text
+    // beside a table that numbers its rows: "1  8  3.8"), which the layout joined as they overlap.
+    // A label wrapped over two lines beside figures centred on it is neither (Adobe's
+    // "acquisition ....  —  677").
+    let base = |p: &Piece| p.words.iter().max_by(|a, b| a.size.total_cmp(&b.size)).map_or(0.0, |w| w.fbase);
+    let own_row = left.iter().any(|p| figure(p)) || left.iter().any(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p));
+    let apart = own_row && (base(last) - base(first)).abs() > ROW_BASELINE_EMS * last.size.max(first.size);
+    figure(first) && !apart
 }
+
+/// How far apart (in ems) the baselines of a line's two sides may stand and still be one row.
+const ROW_BASELINE_EMS: f32 = 0.1;
 
 /// Where text is left out of a second reading of the page: the pieces that lie within `x` and
 /// whose line's middle lies within `y`.
