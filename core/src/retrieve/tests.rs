@@ -401,6 +401,35 @@ fn a_sparse_query_scan_ranks_exactly_like_the_full_distance() {
 }
 
 #[test]
+fn a_query_with_a_dense_semantic_part_scans_exactly_like_the_full_distance() {
+    use super::static_embed::{tests::table_bytes, StaticTable};
+    // A semantic part of 32 dimensions, every row non-zero somewhere, so a query's tail is dense.
+    let words = ["capex", "sales", "cost", "leases", "expiring", "raw", "material", "risk", "net", "much", "was", "how"];
+    let rows: Vec<(&str, Vec<f32>)> = words.iter().enumerate().map(|(w, t)| (*t, (0..32).map(|d| (((w * 7 + d * 3) % 11) as f32 - 5.0) / 5.0).collect())).collect();
+    let table = std::sync::Arc::new(StaticTable::from_bytes(&table_bytes(&rows)).unwrap());
+    let e = OfflineEmbedder::default().with_static(table, 0.5);
+    let docs = filing();
+    let mut c = Corpus::new(e.name(), e.dims());
+    let v = e.embed_documents(&embedding_inputs(&docs));
+    c.add(docs, v).unwrap();
+    for q in ["How much was capex?", "net sales and cost of sales", "leases expiring through 2030", "raw material risk"] {
+        let qv = e.embed_query(q, c.term_stats(&e));
+        let tail = super::index::dense_tail(&qv);
+        assert_eq!(tail, e.lexical_dims(), "{q}: the semantic part is the dense tail");
+        let fast = c.pool(&qv, 5, None);
+        let full = c.exact_pool(&qv, 5, None);
+        assert_eq!(fast.iter().map(|p| p.0).collect::<Vec<_>>(), full.iter().map(|p| p.0).collect::<Vec<_>>(), "{q}");
+        for (a, b) in fast.iter().zip(&full) {
+            assert!((a.1 - b.1).abs() < 1e-4, "{q}: {} vs {}", a.1, b.1);
+        }
+    }
+    // A lexical query alone has no dense tail.
+    let plain = OfflineEmbedder::default();
+    let (pc, _) = corpus_of(filing());
+    assert_eq!(super::index::dense_tail(&plain.embed_query("How much was capex?", pc.term_stats(&plain))), plain.dims());
+}
+
+#[test]
 fn outline_sections_are_embedded_with_the_text_and_sections_read_from_headings_are_not() {
     let mut outlined = doc("a.pdf", 3, Modality::Text, "1", "Net sales rose 4% to $12.4 billion.");
     outlined.section = Some("Results of Operations".into());
