@@ -2420,3 +2420,19 @@ fn a_table_across_both_columns_of_a_two_column_page_stays_whole() {
     let total = rows.iter().find(|r| r[0] == "Total Firm").unwrap_or_else(|| panic!("{rows:#?}"));
     assert_eq!(total[1..], ["$ 2,398,962", "$ 2,340,179", "$ 2,387,414", "$ 2,532,312", "$ 2,354,131", "$ 2,523,979"]);
 }
+
+#[test]
+fn a_two_column_page_set_double_spaced_is_read_a_column_at_a_time() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns whose running
+    // text is set with about an em between its lines, a table or two in each column. Its sentences
+    // carry on from line to line as closely set text does, so the page is read a column at a time;
+    // read across the gutter, the tables took the other column's lines for rows.
+    let ex = fixture("two-column-double-spaced.pdf");
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    let gutter = 297.6; // the middle of the A4 page, between the columns
+    assert!(p.tables.len() >= 5 && boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    let demand = p.tables.iter().map(|t| t.grid()).find(|g| g.iter().any(|r| r[0] == "OPF")).expect("the demand table");
+    assert!(demand.iter().any(|r| r == &["OPF", "106", "15", "21"]), "{demand:#?}");
+    assert!(demand.iter().any(|r| r == &["SSSC-OPF", "11", "51", "23"]), "{demand:#?}");
+}

@@ -100,13 +100,18 @@ fn closely_set(side: &[&Piece]) -> (usize, usize) {
     (pairs, carried)
 }
 
+/// How far under a line (in ems of its type, from its foot to the next line's top) the
+/// next line may stand and still carry on its sentence: text set double-spaced leaves a gap of
+/// about one em between its lines.
+const CARRIED_GAP_EMS: f32 = 1.25;
+
 /// Pieces (top to bottom) that carry on, in lower case, the sentence of a piece set close above
 /// them (a list of names, each in capitals, does not).
 fn carried_on(side: &[&Piece]) -> usize {
     side.windows(2)
         .filter(|w| {
             let gap = w[1].top - w[0].bot;
-            gap > -0.3 * w[1].size && gap <= w[1].size && prose_piece(w[0]) && opens_lower(w[1])
+            gap > -0.3 * w[1].size && gap <= CARRIED_GAP_EMS * w[1].size && prose_piece(w[0]) && opens_lower(w[1])
         })
         .count()
 }
