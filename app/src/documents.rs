@@ -114,7 +114,7 @@ fn remove_doc(app: AppState, name: String) {
 #[component]
 pub fn DocumentsPanel() -> impl IntoView {
     let app = use_app();
-    let AppState { docs, settings, store_notice, drop_notice, dragging, .. } = app;
+    let AppState { docs, settings, store_notice, drop_notice, dragging, semantic_search, .. } = app;
     let input: NodeRef<leptos::html::Input> = NodeRef::new();
     let on_pick = move |ev: web_sys::Event| {
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
@@ -166,6 +166,16 @@ pub fn DocumentsPanel() -> impl IntoView {
                 </select>
             </label>
             {move || store_notice.get().map(|n| view! { <p id="store-notice" class="store-notice" role="status">{n}</p> })}
+            // Which search the documents get (issue 41): the offline embedder's two parts, or its
+            // lexical part alone when the static table did not load (the notice above says why).
+            {move || semantic_search.get().map(|semantic| {
+                let (text, title) = if semantic {
+                    ("Search: words and meaning", "Passages are found by their words and by a small semantic model that runs in this browser (a static-embedding table distilled from all-MiniLM-L6-v2).")
+                } else {
+                    ("Search: words only", "The semantic table did not load, so passages are found by their words alone; a question worded differently from the filing may miss them.")
+                };
+                view! { <p id="search-mode" class="search-mode" class:words-only=!semantic title=title>{text}</p> }
+            })}
             <p id="ingest-status" class="sr-only" role="status" aria-live="polite">{summary}</p>
             <ul id="doc-list" class="doc-list">
                 // Keyed by ingest id: a progress message redraws its own row's status only.

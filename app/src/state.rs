@@ -69,6 +69,9 @@ pub struct AppState {
     pub pane: RwSignal<Pane>,
     /// One line about the saved library (damaged entries dropped, store cleared, a failed write).
     pub store_notice: RwSignal<Option<String>>,
+    /// Whether the documents' search matches meaning as well as words (the worker's static table
+    /// loaded); None until the worker has started.
+    pub semantic_search: RwSignal<Option<bool>>,
     /// Per file: the vision plan, its progress or its result (issue 7).
     pub vision: vision::VisionState,
     /// Past runs kept by the worker in IndexedDB.
@@ -108,6 +111,7 @@ impl AppState {
             evaluate_open: RwSignal::new(false),
             pane: RwSignal::new(Pane::Page),
             store_notice: RwSignal::new(None),
+            semantic_search: RwSignal::new(None),
             vision: vision::VisionState::new(),
             past: RwSignal::new(vec![]),
             cancel: StoredValue::new_local(Rc::new(Cell::new(false))),

@@ -106,7 +106,8 @@ fn reload_for_new_origin(app: AppState) {
 fn listen_to_worker(app: AppState) {
     worker::set_progress_sink(move |msg| match msg {
         FromWorker::Progress { id, done, total, .. } => app.update_doc(id, |d| d.status = DocStatus::Parsing { done, total }),
-        FromWorker::Restored { sources, notice } => {
+        FromWorker::Restored { sources, notice, semantic } => {
+            app.semantic_search.set(Some(semantic));
             app.docs.update(|v| {
                 for info in sources {
                     if !v.iter().any(|d| d.name == info.source) {

@@ -173,8 +173,15 @@ pub enum FromWorker {
         already: bool,
     },
     /// Sent once at startup, before `Ready`: the documents restored from the browser's store, and a
-    /// one-line notice when part or all of the store was unreadable and had to be cleared.
-    Restored { sources: Vec<SourceInfo>, notice: Option<String> },
+    /// one-line notice when part or all of the store was unreadable and had to be cleared, and
+    /// whether the search matches meaning as well as words (`semantic`: the static table loaded,
+    /// `retrieve::static_embed`; without it the notice says why).
+    Restored {
+        sources: Vec<SourceInfo>,
+        notice: Option<String>,
+        #[serde(default)]
+        semantic: bool,
+    },
     /// Something the user should know that answers no request (e.g. the store could not be written).
     Notice { message: String },
     /// `index`: whether the exact scan or an HNSW graph produced the candidate pool.

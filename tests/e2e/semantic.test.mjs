@@ -10,7 +10,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { serveDist, launch, pdf, startWorker } from './harness.mjs';
+import { serveDist, launch, pdf, startWorker, openApp } from './harness.mjs';
 
 const TABLE = 'minilm-l6-static-v1.bin';
 const FILE = 'AMCOR_2022_8K_dated-2022-07-01.pdf';
@@ -84,4 +84,19 @@ test('without the table on the server the worker says search matches words only,
   const hits = await search(page, {});
   assert.ok(hits.hits.length > 0, JSON.stringify(hits).slice(0, 300));
   assert.deepEqual(errors, []);
+});
+
+test('the app says which search the documents get: words and meaning, or words only without the table', async () => {
+  for (const [hide, want, notice] of [[[], 'Search: words and meaning', null], [[TABLE], 'Search: words only', /words only/]]) {
+    const site = await serveDist({ hide });
+    const context = await launch();
+    open.push(context, site);
+    const { page, errors } = await openApp(context, site.url);
+    await page.waitForSelector('#search-mode');
+    assert.equal((await page.textContent('#search-mode')).trim(), want);
+    assert.ok((await page.getAttribute('#search-mode', 'title')).length > 40, 'the mode explains itself');
+    if (notice) assert.match(await page.textContent('#store-notice'), notice);
+    else assert.equal(await page.$('#store-notice'), null);
+    assert.deepEqual(errors.filter((e) => !e.includes('404')), []);
+  }
 });

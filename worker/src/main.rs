@@ -335,8 +335,13 @@ async fn library_with_semantic_part() -> (Library, Option<String>) {
 async fn start() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let (mut library, semantic_notice) = library_with_semantic_part().await;
+    let semantic = semantic_notice.is_none();
     let (db, entries, mut notice) = idb::open_or_reset(DB_NAME).await;
-    notice = notice.or(semantic_notice);
+    // Both when both happened: the store's notice and why search matches words only.
+    notice = match (notice, semantic_notice) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    };
     let (sources, restore_notice) = library.restore(entries);
     notice = notice.or(restore_notice);
     let shell = Rc::new(Shell { scope: scope.clone(), library: RefCell::new(library), db, builder: RefCell::new(None), builder_queue: RefCell::new(None), wake_pending: Cell::new(false) });
@@ -381,7 +386,7 @@ async fn start() {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    post(&scope, &FromWorker::Restored { sources, notice });
+    post(&scope, &FromWorker::Restored { sources, notice, semantic });
     post(&scope, &FromWorker::Ready);
     tick(&shell);
 }
