@@ -321,10 +321,7 @@ fn start_builder(shell: &Rc<Shell>) -> Result<Worker, String> {
 async fn library_with_semantic_part() -> (Library, Option<String>) {
     let table = clair_worker::semantic::load().await.and_then(|bytes| StaticTable::from_bytes(&bytes));
     match table {
-        Ok(t) => {
-            let weight = clair_core::config::RetrievalSettings::default().static_weight as f32;
-            (Library::with_embedder(OfflineEmbedder::default().with_static(Arc::new(t), weight)), None)
-        }
+        Ok(t) => (Library::with_embedder(OfflineEmbedder::with_default_static(Arc::new(t))), None),
         Err(e) => {
             web_sys::console::warn_1(&format!("document worker: {e}").into());
             (Library::new(), Some(format!("{e}: search matches words only, not their meaning")))

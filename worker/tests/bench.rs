@@ -73,7 +73,7 @@ const QUESTIONS: &[&str] = &[
 /// The worker's embedder: lexical part plus the semantic part (`worker/src/main.rs`).
 fn shipped_embedder() -> OfflineEmbedder {
     let table = Arc::new(StaticTable::from_bytes(TABLE).expect("the static table scripts/static-embed.sh wrote"));
-    OfflineEmbedder::default().with_static(table, Settings::paper().retrieval.static_weight as f32)
+    OfflineEmbedder::with_default_static(table)
 }
 
 fn lcg(s: &mut u64) -> usize {

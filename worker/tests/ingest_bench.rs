@@ -61,7 +61,7 @@ async fn a_ten_k_is_parsed_chunked_and_embedded_in_a_worker_at_fifty_pages_a_sec
     );
     let settings = Settings::paper().ingest;
     let table = Arc::new(StaticTable::from_bytes(TABLE).expect("the static table scripts/static-embed.sh wrote"));
-    let embedder = OfflineEmbedder::default().with_static(table, Settings::paper().retrieval.static_weight as f32);
+    let embedder = OfflineEmbedder::with_default_static(table);
     let mut passes: Vec<(f64, Vec<String>)> = vec![];
     let mut parse_ms: Vec<f64> = vec![];
     let mut pages = 0usize;

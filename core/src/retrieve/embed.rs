@@ -271,6 +271,12 @@ impl OfflineEmbedder {
         self
     }
 
+    /// What the app's worker embeds with when the table loads: both parts, the semantic part at
+    /// the default `retrieval.static_weight` (each search sets its own, `Library::handle`).
+    pub fn with_default_static(table: Arc<StaticTable>) -> OfflineEmbedder {
+        OfflineEmbedder::default().with_static(table, crate::config::RetrievalSettings::default().static_weight as f32)
+    }
+
     /// Sets the query-time weight of the semantic part (no effect without a table).
     pub fn set_static_weight(&mut self, weight: f32) {
         self.static_weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
