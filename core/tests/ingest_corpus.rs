@@ -2436,3 +2436,41 @@ fn a_two_column_page_set_double_spaced_is_read_a_column_at_a_time() {
     assert!(demand.iter().any(|r| r == &["OPF", "106", "15", "21"]), "{demand:#?}");
     assert!(demand.iter().any(|r| r == &["SSSC-OPF", "11", "51", "23"]), "{demand:#?}");
 }
+
+#[test]
+fn a_two_column_page_given_mostly_to_tables_is_read_a_column_at_a_time() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns, a table or two
+    // in each and only a paragraph or two of text on either side, neither a column's worth. Read
+    // across the gutter, the left-hand metrics table and the right-hand case table made rows of
+    // four cells together, too sparse a grid for either to be found.
+    let ex = fixture("two-column-little-text.pdf");
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    let gutter = 295.0; // between the columns (the left ones end by 281, the right ones start at 305)
+    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let metrics = grids.iter().find(|g| g[0] == ["Metric", "Value"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(metrics.iter().any(|r| r == &["Overall Accuracy (Video)", "82.57%"]), "{metrics:#?}");
+    assert!(metrics.iter().any(|r| r == &["Fatigue / Random Error", "13.4%"]), "{metrics:#?}");
+    let cases = grids.iter().find(|g| g[0] == ["Case ID", "bank_river"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(cases.iter().any(|r| r == &["Top Active Feature", "Feat 948 (Act: 9.00)"]), "{cases:#?}");
+}
+
+#[test]
+fn rows_of_two_tables_side_by_side_on_one_baseline_are_not_a_row_across() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns with tables at
+    // the top of both. A row of the left-hand table ("CIReVL + SoFT (0.7)  23.16 … 19.47", its
+    // label and figures one piece) stands near the baseline of the right-hand table's row of
+    // figures ("342  4,913 …"); taken for one row across the gutter, it kept the top of the page
+    // from being read a column at a time, and the left-hand "Encoder" table was lost.
+    let ex = fixture("two-column-tables-on-one-baseline.pdf");
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    let gutter = 297.6; // between the columns (the left ones end by 281, the right ones start at 315)
+    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let encoder = grids.iter().find(|g| g[0] == ["Encoder", "Cora", "Citeseer", "WikiCS", "DBLP"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert_eq!(encoder[1], ["GPT-4o", "67.76", "70.30", "57.96", "48.45"]);
+    let method = grids.iter().find(|g| g[0][0] == "Method").unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(method.iter().any(|r| r == &["CIReVL + SoFT (0.7)", "23.16", "23.12", "21.42", "19.47"]), "{method:#?}");
+}

@@ -170,7 +170,11 @@ fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
     // A label wrapped over two lines beside figures centred on it is neither (Adobe's
     // "acquisition ....  —  677").
     let base = |p: &Piece| p.words.iter().max_by(|a, b| a.size.total_cmp(&b.size)).map_or(0.0, |w| w.fbase);
-    let own_row = left.iter().any(|p| figure(p)) || left.iter().any(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p));
+    // The left side is a row of its own when it ends in a figure: a piece of figures, or a label
+    // set close to its figures ("CIReVL + SoFT (0.7)  23.16  19.47", one piece as its gaps are
+    // narrower than a gutter).
+    let own_row = left.iter().any(|p| figure(p) || p.words.last().is_some_and(|w| is_value(&w.text)))
+        || left.iter().any(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p));
     let apart = own_row && (base(last) - base(first)).abs() > ROW_BASELINE_EMS * last.size.max(first.size);
     figure(first) && !apart
 }
@@ -416,8 +420,9 @@ const COLUMN_FILL: f32 = 0.6;
 /// — five lines or more, three of them sentences of six words or more that fill the column (from
 /// its left edge across six tenths of it or more), two of them carrying on the sentence of the
 /// line above in lower case (`carried_on`) — and the other side at least one such sentence
-/// carried on (a table of its own under the lines that introduce it); and no rule is drawn down
-/// the strip. A statement's
+/// carried on (a table of its own under the lines that introduce it), or both sides such text
+/// that has a column's sentences and carried lines between them (a page in two columns given
+/// mostly to tables, a paragraph or two in each); and no rule is drawn down the strip. A statement's
 /// figures column is never text; a table whose wide column is text (an exhibit index, a
 /// glossary) has labels on the other side, not sentences.
 ///
@@ -576,7 +581,10 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
             .iter()
             .any(|r| r[0] > g0 && r[0] < g1 && r[2].min(bot) - r[1].max(top) >= 0.5 * (bot - top));
         let (left, right) = (text_of_its_own(&side(true)), text_of_its_own(&side(false)));
-        if !ruled && (column(left) && some_text(right) || some_text(left) && column(right)) {
+        // Or running text on both sides, a column's worth between them: a page in two columns
+        // given mostly to tables has a paragraph or two in each.
+        let both = some_text(left) && some_text(right) && column((left.0 + right.0, left.1 + right.1));
+        if !ruled && (column(left) && some_text(right) || some_text(left) && column(right) || both) {
             // The columns go on above and below the stretch through lines that keep to their
             // sides of the gutter (a heading whose figure hangs into it closed the stretch), up
             // to a table set across the page: its rows keep to the sides too, labels on the
