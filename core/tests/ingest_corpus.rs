@@ -2474,3 +2474,38 @@ fn rows_of_two_tables_side_by_side_on_one_baseline_are_not_a_row_across() {
     let method = grids.iter().find(|g| g[0][0] == "Method").unwrap_or_else(|| panic!("{grids:#?}"));
     assert!(method.iter().any(|r| r == &["CIReVL + SoFT (0.7)", "23.16", "23.12", "21.42", "19.47"]), "{method:#?}");
 }
+
+#[test]
+fn tables_in_both_columns_of_a_page_without_running_text_are_read_apart() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns holding tables
+    // only (two lines of text at the foot). With no running text on either side the page was read
+    // across the gutter: three tables, each taking rows of both columns. Each column's tables are
+    // tables of their own, on baselines of their own.
+    let ex = fixture("two-column-tables-only.pdf");
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    let gutter = 298.0; // between the columns (the left ones end by 284, the right ones start at 312)
+    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let ks = grids.iter().find(|g| g[0].iter().any(|c| c == "Mean KS stat")).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert_eq!(ks.len(), 7, "{ks:#?}");
+    assert_eq!(ks[6][1..], ["0.3768", "0.00"]);
+    let pins = grids.iter().find(|g| g.iter().any(|r| r[0] == "Residual")).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(pins.iter().any(|r| r == &["All", "+9.68", "+9.62", "+0.26", "-0.32"]), "{pins:#?}");
+}
+
+#[test]
+fn a_label_beside_figures_of_the_other_column_off_its_baseline_is_not_a_row_across() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns, tables in both.
+    // A left-hand table's label line ("LPIPS", no figure of its own) overlapped a right-hand row
+    // of figures a few points off its baseline, and passed for one row across the gutter: the
+    // page was read as one table over both columns. One row stands on one baseline.
+    let ex = fixture("two-column-labels-off-baseline.pdf");
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    let gutter = 297.6; // between the columns (the left ones end by 286, the right ones start at 309)
+    assert!(p.tables.len() >= 4 && boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let records = grids.iter().find(|g| g[0] == ["Dataset", "Records"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(records.iter().any(|r| r == &["decimal_DoS", "74,663"]), "{records:#?}");
+}

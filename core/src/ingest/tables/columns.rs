@@ -149,7 +149,7 @@ fn worded(p: &Piece) -> bool {
 /// A row of a table set across the strip `g0`–`g1`: something on the left, and on the right
 /// figures only, from the first (a table in the right-hand column labels its rows: "Right-of-use
 /// assets  $ 8,399"; a label wrapped onto a second line there opens with words or a year:
-/// "2020  $ 234,844"), on the left's baseline when the left is a row or a sentence of its own.
+/// "2020  $ 234,844"), on the left's baseline.
 fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
     // Sides from the middle of the strip: a figure column may start a hair inside it.
     let middle = (g0 + g1) / 2.0;
@@ -163,19 +163,12 @@ fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
     };
     let left: Vec<&Piece> = ps.iter().filter(|p| p.x1 <= middle).collect();
     let (Some(last), Some(first)) = (left.last(), right.first()) else { return false };
-    // One row of a table stands on one baseline. A line whose left side is a row of figures or a
-    // sentence of its own, standing more than `ROW_BASELINE_EMS` off the baseline of the figures
-    // on the right, is two lines of the page's two columns side by side (a table in each, or text
-    // beside a table that numbers its rows: "1  8  3.8"), which the layout joined as they overlap.
-    // A label wrapped over two lines beside figures centred on it is neither (Adobe's
-    // "acquisition ....  —  677").
+    // One row of a table stands on one baseline. A line whose two sides stand more than
+    // `ROW_BASELINE_EMS` off each other's baselines is two lines of the page's two columns side by
+    // side (a table in each, or text beside a table that numbers its rows: "1  8  3.8"), which the
+    // layout joined as they overlap.
     let base = |p: &Piece| p.words.iter().max_by(|a, b| a.size.total_cmp(&b.size)).map_or(0.0, |w| w.fbase);
-    // The left side is a row of its own when it ends in a figure: a piece of figures, or a label
-    // set close to its figures ("CIReVL + SoFT (0.7)  23.16  19.47", one piece as its gaps are
-    // narrower than a gutter).
-    let own_row = left.iter().any(|p| figure(p) || p.words.last().is_some_and(|w| is_value(&w.text)))
-        || left.iter().any(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p));
-    let apart = own_row && (base(last) - base(first)).abs() > ROW_BASELINE_EMS * last.size.max(first.size);
+    let apart = (base(last) - base(first)).abs() > ROW_BASELINE_EMS * last.size.max(first.size);
     figure(first) && !apart
 }
 
@@ -584,7 +577,15 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
         // Or running text on both sides, a column's worth between them: a page in two columns
         // given mostly to tables has a paragraph or two in each.
         let both = some_text(left) && some_text(right) && column((left.0 + right.0, left.1 + right.1));
-        if !ruled && (column(left) && some_text(right) || some_text(left) && column(right) || both) {
+        // Or a table of its own on one side, beside another or beside a column of running text,
+        // set on lines of its own: the rows of one table stand on one baseline each; two
+        // columns' lines do so only by chance (`own_lines`).
+        let (lp, rp) = (side(true), side(false));
+        let tables_apart = || {
+            let (lt, rt) = (own_table(&lp), own_table(&rp));
+            (lt && rt || lt && column(right) || column(left) && rt) && own_lines(&lp, &rp)
+        };
+        if !ruled && (column(left) && some_text(right) || some_text(left) && column(right) || both || tables_apart()) {
             // The columns go on above and below the stretch through lines that keep to their
             // sides of the gutter (a heading whose figure hangs into it closed the stretch), up
             // to a table set across the page: its rows keep to the sides too, labels on the
@@ -594,6 +595,50 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
         }
     }
     out
+}
+
+/// The pieces (top to bottom) are a table of their own: three lines or more with a figure in them
+/// (a cell's gaps may be narrower than a gutter: "Si/Fe  0.89 ± 0.04" is one piece), most of them
+/// opening with words, and no sentences.
+fn own_table(side: &[&Piece]) -> bool {
+    let lines = side_lines(side);
+    let with_figure: Vec<&Vec<&Piece>> =
+        lines.iter().filter(|l| l.iter().any(|p| p.words.iter().any(|w| is_value(&w.text)))).collect();
+    let named = with_figure
+        .iter()
+        .filter(|l| l[0].words.first().is_some_and(|w| w.text.chars().any(char::is_alphabetic)))
+        .count();
+    let sentences = side.iter().filter(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p)).count();
+    with_figure.len() >= 3 && named * 10 >= with_figure.len() * 6 && sentences * 4 < lines.len()
+}
+
+/// The pieces (top to bottom) by line, left to right.
+fn side_lines<'s, 'p>(side: &'s [&'p Piece<'p>]) -> Vec<Vec<&'p Piece<'p>>> {
+    let mut lines: Vec<Vec<&Piece>> = vec![];
+    for p in side {
+        match lines.last_mut() {
+            Some(l) if l[0].top == p.top => l.push(p),
+            _ => lines.push(vec![p]),
+        }
+    }
+    for l in &mut lines {
+        l.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    }
+    lines
+}
+
+/// Two sides set on lines of their own: fewer than half the lines of each stand within
+/// `ROW_BASELINE_EMS` of a baseline of the other (a table across both sides has its rows on one
+/// baseline each).
+fn own_lines(left: &[&Piece], right: &[&Piece]) -> bool {
+    let base = |l: &Vec<&Piece>| l[0].words.first().map_or(0.0, |w| w.fbase);
+    let (ll, rl) = (side_lines(left), side_lines(right));
+    let shared = |a: &[Vec<&Piece>], b: &[Vec<&Piece>]| {
+        a.iter()
+            .filter(|x| b.iter().any(|y| (base(x) - base(y)).abs() <= ROW_BASELINE_EMS * x[0].size.max(y[0].size)))
+            .count()
+    };
+    !ll.is_empty() && !rl.is_empty() && shared(&ll, &rl) * 2 < ll.len() && shared(&rl, &ll) * 2 < rl.len()
 }
 
 /// From `top`–`bot` on through the lines above and below that keep to their own side of the
