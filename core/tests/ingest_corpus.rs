@@ -2509,3 +2509,39 @@ fn a_label_beside_figures_of_the_other_column_off_its_baseline_is_not_a_row_acro
     let records = grids.iter().find(|g| g[0] == ["Dataset", "Records"]).unwrap_or_else(|| panic!("{grids:#?}"));
     assert!(records.iter().any(|r| r == &["decimal_DoS", "74,663"]), "{records:#?}");
 }
+
+#[test]
+fn running_text_beside_tables_of_the_other_column_on_lines_of_their_own_is_read_apart() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns, paragraphs and
+    // tables in the left one, tables in the right one (a maturity table whose rows open with
+    // figures, a matrix), so little text on the right that it was not a column of its own: the
+    // page was read across the gutter and the tables of both columns ran together. The lines of
+    // the two sides stand on baselines of their own.
+    let ex = fixture("two-column-text-beside-tables.pdf");
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    let gutter = 305.0; // between the columns (the left ones end by 294, the right ones start at 317)
+    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let maturity = grids.iter().find(|g| g[0] == ["Maturity (weeks)", "Rate (%)"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(maturity.iter().any(|r| r == &["52", "3.77"]), "{maturity:#?}");
+    let models = grids.iter().find(|g| g.iter().any(|r| r[0] == "LLaMA3.1")).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(models.iter().any(|r| r == &["Qwen3", "56.0", "2.77", "55.5", "2.76", "55.4", "2.77"]), "{models:#?}");
+}
+
+#[test]
+fn tables_whose_rows_open_with_figures_are_tables_of_their_own_in_a_column() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns, tables in both
+    // and no running text beside most of them. A table is a table of its own however its rows
+    // open ("1  40.6  61.9", "3  0.444E+03  1.1"): the two sides stand on baselines of their own.
+    let ex = fixture("two-column-tables-numbered-rows.pdf");
+    let p = &ex.pages[0];
+    let gutter = 282.0; // between the columns (the left ones end by 266, the right ones start at 299)
+    let grids: Vec<(Vec<Vec<String>>, [f32; 4])> = p.tables.iter().map(|t| (t.grid(), t.bbox)).collect();
+    let (task, b) = grids.iter().find(|(g, _)| g.iter().any(|r| r[0] == "Average MTBO")).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(b[2] < gutter, "{b:?} {task:#?}");
+    assert!(task.iter().any(|r| r == &["", "Task 0", "3", "1.079", "0.071"]), "{task:#?}");
+    let (mlp, b) = grids.iter().find(|(g, _)| g.iter().any(|r| r[0] == "ReLU MLP")).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(b[0] > gutter, "{b:?} {mlp:#?}");
+    assert!(mlp.iter().any(|r| r == &["ReLU MLP", "0.02", "0.16", "−23.52", "−14.34"]), "{mlp:#?}");
+}

@@ -415,7 +415,9 @@ const COLUMN_FILL: f32 = 0.6;
 /// line above in lower case (`carried_on`) — and the other side at least one such sentence
 /// carried on (a table of its own under the lines that introduce it), or both sides such text
 /// that has a column's sentences and carried lines between them (a page in two columns given
-/// mostly to tables, a paragraph or two in each); and no rule is drawn down the strip. A statement's
+/// mostly to tables, a paragraph or two in each), or one side running text or both tables of
+/// their own (`own_table`) with each side on lines of its own (`own_lines`); and no rule is drawn
+/// down the strip. A statement's
 /// figures column is never text; a table whose wide column is text (an exhibit index, a
 /// glossary) has labels on the other side, not sentences.
 ///
@@ -577,14 +579,13 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
         // Or running text on both sides, a column's worth between them: a page in two columns
         // given mostly to tables has a paragraph or two in each.
         let both = some_text(left) && some_text(right) && column((left.0 + right.0, left.1 + right.1));
-        // Or a table of its own on one side, beside another or beside a column of running text,
-        // set on lines of its own: the rows of one table stand on one baseline each; two
-        // columns' lines do so only by chance (`own_lines`).
+        // Or a column of running text on one side, or a table of its own on each, the two sides
+        // set on lines of their own: the rows of one table stand on one baseline each (a
+        // statement's labels and figures, a glossary's terms and definitions); two columns'
+        // lines do so only by chance (`own_lines`).
         let (lp, rp) = (side(true), side(false));
-        let tables_apart = || {
-            let (lt, rt) = (own_table(&lp), own_table(&rp));
-            (lt && rt || lt && column(right) || column(left) && rt) && own_lines(&lp, &rp)
-        };
+        let tables_apart =
+            || (column(left) || column(right) || own_table(&lp) && own_table(&rp)) && own_lines(&lp, &rp);
         if !ruled && (column(left) && some_text(right) || some_text(left) && column(right) || both || tables_apart()) {
             // The columns go on above and below the stretch through lines that keep to their
             // sides of the gutter (a heading whose figure hangs into it closed the stretch), up
@@ -598,18 +599,13 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
 }
 
 /// The pieces (top to bottom) are a table of their own: three lines or more with a figure in them
-/// (a cell's gaps may be narrower than a gutter: "Si/Fe  0.89 ± 0.04" is one piece), most of them
-/// opening with words, and no sentences.
+/// (a cell's gaps may be narrower than a gutter: "Si/Fe  0.89 ± 0.04" is one piece), and
+/// sentences in under a quarter of its lines.
 fn own_table(side: &[&Piece]) -> bool {
     let lines = side_lines(side);
-    let with_figure: Vec<&Vec<&Piece>> =
-        lines.iter().filter(|l| l.iter().any(|p| p.words.iter().any(|w| is_value(&w.text)))).collect();
-    let named = with_figure
-        .iter()
-        .filter(|l| l[0].words.first().is_some_and(|w| w.text.chars().any(char::is_alphabetic)))
-        .count();
+    let with_figure = lines.iter().filter(|l| l.iter().any(|p| p.words.iter().any(|w| is_value(&w.text)))).count();
     let sentences = side.iter().filter(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p)).count();
-    with_figure.len() >= 3 && named * 10 >= with_figure.len() * 6 && sentences * 4 < lines.len()
+    with_figure >= 3 && sentences * 4 < lines.len()
 }
 
 /// The pieces (top to bottom) by line, left to right.
