@@ -2545,3 +2545,18 @@ fn tables_whose_rows_open_with_figures_are_tables_of_their_own_in_a_column() {
     assert!(b[0] > gutter, "{b:?} {mlp:#?}");
     assert!(mlp.iter().any(|r| r == &["ReLU MLP", "0.02", "0.16", "−23.52", "−14.34"]), "{mlp:#?}");
 }
+
+#[test]
+fn justified_text_stretched_after_a_full_stop_is_not_a_row_of_cells() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench whose justified paragraphs
+    // stretch the space after a full stop past the gap that cuts a line into cells ("Share red
+    // future be play instead.  Suggest"). The paragraph over the right-hand table read as its
+    // first rows.
+    let ex = fixture("justified-text-over-a-table.pdf");
+    let p = &ex.pages[0];
+    let cells: Vec<String> = p.tables.iter().flat_map(|t| t.grid()).flatten().collect();
+    assert!(!cells.iter().any(|c| c.contains("Suggest") || c.contains("Share red future")), "{cells:#?}");
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let x = grids.iter().find(|g| g.iter().any(|r| r[0] == "pz")).unwrap_or_else(|| panic!("{grids:#?}"));
+    assert!(x.iter().any(|r| r == &["pz", "16.5", "–4.59", "4.65", "–4.53"]), "{x:#?}");
+}

@@ -200,6 +200,7 @@ pub(super) fn segments(line: &Line) -> Vec<Seg> {
             }),
         }
     }
+    let segs = sentence_spaces_joined(segs, line.size.max(1.0));
     // `$` belongs to the value after it; `%` and a lone `)` to the value before it.
     let mut out: Vec<Seg> = vec![];
     let mut pending: Option<Seg> = None;
@@ -229,6 +230,50 @@ pub(super) fn segments(line: &Line) -> Vec<Seg> {
     }
     if let Some(p) = pending {
         out.push(p);
+    }
+    out
+}
+
+/// How many times the widest word space of its sentence the space after a full stop may be.
+const SENTENCE_SPACE_RATIO: f32 = 2.5;
+
+/// How wide (in ems) the space after a sentence's full stop may be stretched in justified text.
+const SENTENCE_SPACE_EMS: f32 = 2.0;
+
+/// Justified text stretches the space after a full stop more than a word space (TeX's space
+/// factor), past the gap that cuts a line into cells: "Share red future be play instead.
+/// Suggest". A segment of a sentence's words (four or more) ending in a full stop, a question or
+/// exclamation mark, followed within `SENTENCE_SPACE_EMS` by a word in capitals then lower case
+/// that ends the line or opens a sentence's words again, is one piece of running text with it.
+fn sentence_spaces_joined(segs: Vec<Seg>, size: f32) -> Vec<Seg> {
+    let n = segs.len();
+    let mut out: Vec<Seg> = Vec::with_capacity(n);
+    for (k, s) in segs.into_iter().enumerate() {
+        if let Some(prev) = out.last_mut() {
+            let ends_sentence = prev.words.last().is_some_and(|w| {
+                w.text.ends_with(['.', '?', '!']) && w.text.chars().filter(|c| c.is_alphabetic()).count() >= 2
+            });
+            let opens = s.words.first().is_some_and(|w| {
+                let mut cs = w.text.chars();
+                cs.next().is_some_and(char::is_uppercase) && cs.clone().count() >= 1 && cs.all(char::is_lowercase)
+            });
+            let rest_runs_on = k + 1 == n || sentence_words(&s.words);
+            // The line's own word spaces, stretched as much: the widest of the sentence's.
+            let word_space = prev.words.windows(2).map(|w| w[1].fx0 - w[0].fx1).fold(0.0f32, f32::max);
+            if ends_sentence
+                && opens
+                && rest_runs_on
+                && prev.words.len() >= 4
+                && sentence_words(&prev.words)
+                && s.x0 - prev.x1 <= SENTENCE_SPACE_EMS * size
+                && s.x0 - prev.x1 <= SENTENCE_SPACE_RATIO * word_space
+            {
+                prev.x1 = prev.x1.max(s.x1);
+                prev.words.extend(s.words);
+                continue;
+            }
+        }
+        out.push(s);
     }
     out
 }
