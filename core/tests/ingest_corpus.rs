@@ -28,6 +28,21 @@ fn fixture(name: &str) -> ingest::Extracted {
     ingest::extract(&read(&format!("{FIXTURES}{name}")), name, &IngestSettings::default())
 }
 
+/// The tables of a one-page fixture set in two columns, as grids, once no table is found across
+/// the gutter at `gutter` (points from the left edge).
+fn tables_of_two_columns(name: &str, gutter: f32) -> Vec<Vec<Vec<String>>> {
+    let ex = fixture(name);
+    let p = &ex.pages[0];
+    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
+    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
+    p.tables.iter().map(|t| t.grid()).collect()
+}
+
+/// The first of the grids that `pred` holds for.
+fn grid_where<'g>(grids: &'g [Vec<Vec<String>>], pred: impl Fn(&Vec<Vec<String>>) -> bool) -> &'g Vec<Vec<String>> {
+    grids.iter().find(|g| pred(g)).unwrap_or_else(|| panic!("{grids:#?}"))
+}
+
 /// JPMorgan's 10-Q for 2023 Q2, read once for all the tests that look at its pages.
 fn jpm_2023q2() -> &'static ingest::Extracted {
     static EX: std::sync::OnceLock<ingest::Extracted> = std::sync::OnceLock::new();
@@ -2443,16 +2458,12 @@ fn a_two_column_page_given_mostly_to_tables_is_read_a_column_at_a_time() {
     // in each and only a paragraph or two of text on either side, neither a column's worth. Read
     // across the gutter, the left-hand metrics table and the right-hand case table made rows of
     // four cells together, too sparse a grid for either to be found.
-    let ex = fixture("two-column-little-text.pdf");
-    let p = &ex.pages[0];
-    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
-    let gutter = 295.0; // between the columns (the left ones end by 281, the right ones start at 305)
-    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
-    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
-    let metrics = grids.iter().find(|g| g[0] == ["Metric", "Value"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    // The gutter: between the columns (the left ones end by 281, the right ones start at 305).
+    let grids = tables_of_two_columns("two-column-little-text.pdf", 295.0);
+    let metrics = grid_where(&grids, |g| g[0] == ["Metric", "Value"]);
     assert!(metrics.iter().any(|r| r == &["Overall Accuracy (Video)", "82.57%"]), "{metrics:#?}");
     assert!(metrics.iter().any(|r| r == &["Fatigue / Random Error", "13.4%"]), "{metrics:#?}");
-    let cases = grids.iter().find(|g| g[0] == ["Case ID", "bank_river"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    let cases = grid_where(&grids, |g| g[0] == ["Case ID", "bank_river"]);
     assert!(cases.iter().any(|r| r == &["Top Active Feature", "Feat 948 (Act: 9.00)"]), "{cases:#?}");
 }
 
@@ -2463,15 +2474,11 @@ fn rows_of_two_tables_side_by_side_on_one_baseline_are_not_a_row_across() {
     // label and figures one piece) stands near the baseline of the right-hand table's row of
     // figures ("342  4,913 …"); taken for one row across the gutter, it kept the top of the page
     // from being read a column at a time, and the left-hand "Encoder" table was lost.
-    let ex = fixture("two-column-tables-on-one-baseline.pdf");
-    let p = &ex.pages[0];
-    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
-    let gutter = 297.6; // between the columns (the left ones end by 281, the right ones start at 315)
-    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
-    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
-    let encoder = grids.iter().find(|g| g[0] == ["Encoder", "Cora", "Citeseer", "WikiCS", "DBLP"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    // The gutter: between the columns (the left ones end by 281, the right ones start at 315).
+    let grids = tables_of_two_columns("two-column-tables-on-one-baseline.pdf", 297.6);
+    let encoder = grid_where(&grids, |g| g[0] == ["Encoder", "Cora", "Citeseer", "WikiCS", "DBLP"]);
     assert_eq!(encoder[1], ["GPT-4o", "67.76", "70.30", "57.96", "48.45"]);
-    let method = grids.iter().find(|g| g[0][0] == "Method").unwrap_or_else(|| panic!("{grids:#?}"));
+    let method = grid_where(&grids, |g| g[0][0] == "Method");
     assert!(method.iter().any(|r| r == &["CIReVL + SoFT (0.7)", "23.16", "23.12", "21.42", "19.47"]), "{method:#?}");
 }
 
@@ -2481,16 +2488,12 @@ fn tables_in_both_columns_of_a_page_without_running_text_are_read_apart() {
     // only (two lines of text at the foot). With no running text on either side the page was read
     // across the gutter: three tables, each taking rows of both columns. Each column's tables are
     // tables of their own, on baselines of their own.
-    let ex = fixture("two-column-tables-only.pdf");
-    let p = &ex.pages[0];
-    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
-    let gutter = 298.0; // between the columns (the left ones end by 284, the right ones start at 312)
-    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
-    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
-    let ks = grids.iter().find(|g| g[0].iter().any(|c| c == "Mean KS stat")).unwrap_or_else(|| panic!("{grids:#?}"));
+    // The gutter: between the columns (the left ones end by 284, the right ones start at 312).
+    let grids = tables_of_two_columns("two-column-tables-only.pdf", 298.0);
+    let ks = grid_where(&grids, |g| g[0].iter().any(|c| c == "Mean KS stat"));
     assert_eq!(ks.len(), 7, "{ks:#?}");
     assert_eq!(ks[6][1..], ["0.3768", "0.00"]);
-    let pins = grids.iter().find(|g| g.iter().any(|r| r[0] == "Residual")).unwrap_or_else(|| panic!("{grids:#?}"));
+    let pins = grid_where(&grids, |g| g.iter().any(|r| r[0] == "Residual"));
     assert!(pins.iter().any(|r| r == &["All", "+9.68", "+9.62", "+0.26", "-0.32"]), "{pins:#?}");
 }
 
@@ -2500,13 +2503,10 @@ fn a_label_beside_figures_of_the_other_column_off_its_baseline_is_not_a_row_acro
     // A left-hand table's label line ("LPIPS", no figure of its own) overlapped a right-hand row
     // of figures a few points off its baseline, and passed for one row across the gutter: the
     // page was read as one table over both columns. One row stands on one baseline.
-    let ex = fixture("two-column-labels-off-baseline.pdf");
-    let p = &ex.pages[0];
-    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
-    let gutter = 297.6; // between the columns (the left ones end by 286, the right ones start at 309)
-    assert!(p.tables.len() >= 4 && boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
-    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
-    let records = grids.iter().find(|g| g[0] == ["Dataset", "Records"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    // The gutter: between the columns (the left ones end by 286, the right ones start at 309).
+    let grids = tables_of_two_columns("two-column-labels-off-baseline.pdf", 297.6);
+    assert!(grids.len() >= 4, "{grids:#?}");
+    let records = grid_where(&grids, |g| g[0] == ["Dataset", "Records"]);
     assert!(records.iter().any(|r| r == &["decimal_DoS", "74,663"]), "{records:#?}");
 }
 
@@ -2517,15 +2517,11 @@ fn running_text_beside_tables_of_the_other_column_on_lines_of_their_own_is_read_
     // figures, a matrix), so little text on the right that it was not a column of its own: the
     // page was read across the gutter and the tables of both columns ran together. The lines of
     // the two sides stand on baselines of their own.
-    let ex = fixture("two-column-text-beside-tables.pdf");
-    let p = &ex.pages[0];
-    let boxes: Vec<[f32; 4]> = p.tables.iter().map(|t| t.bbox).collect();
-    let gutter = 305.0; // between the columns (the left ones end by 294, the right ones start at 317)
-    assert!(boxes.iter().all(|b| b[2] < gutter || b[0] > gutter), "a table across the gutter: {boxes:?}");
-    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
-    let maturity = grids.iter().find(|g| g[0] == ["Maturity (weeks)", "Rate (%)"]).unwrap_or_else(|| panic!("{grids:#?}"));
+    // The gutter: between the columns (the left ones end by 294, the right ones start at 317).
+    let grids = tables_of_two_columns("two-column-text-beside-tables.pdf", 305.0);
+    let maturity = grid_where(&grids, |g| g[0] == ["Maturity (weeks)", "Rate (%)"]);
     assert!(maturity.iter().any(|r| r == &["52", "3.77"]), "{maturity:#?}");
-    let models = grids.iter().find(|g| g.iter().any(|r| r[0] == "LLaMA3.1")).unwrap_or_else(|| panic!("{grids:#?}"));
+    let models = grid_where(&grids, |g| g.iter().any(|r| r[0] == "LLaMA3.1"));
     assert!(models.iter().any(|r| r == &["Qwen3", "56.0", "2.77", "55.5", "2.76", "55.4", "2.77"]), "{models:#?}");
 }
 
@@ -2557,6 +2553,6 @@ fn justified_text_stretched_after_a_full_stop_is_not_a_row_of_cells() {
     let cells: Vec<String> = p.tables.iter().flat_map(|t| t.grid()).flatten().collect();
     assert!(!cells.iter().any(|c| c.contains("Suggest") || c.contains("Share red future")), "{cells:#?}");
     let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
-    let x = grids.iter().find(|g| g.iter().any(|r| r[0] == "pz")).unwrap_or_else(|| panic!("{grids:#?}"));
+    let x = grid_where(&grids, |g| g.iter().any(|r| r[0] == "pz"));
     assert!(x.iter().any(|r| r == &["pz", "16.5", "–4.59", "4.65", "–4.53"]), "{x:#?}");
 }
