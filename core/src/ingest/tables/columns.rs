@@ -121,17 +121,8 @@ fn carried_on(side: &[&Piece]) -> usize {
 /// descriptions wrap like running text; what lies beside them ("8-K  2.1  4/30/2013") has no
 /// labels of its own.
 fn labelled(other: &[&Piece]) -> bool {
-    let mut lines: Vec<Vec<&Piece>> = vec![];
-    // The pieces of a line come one after another.
-    for p in other {
-        match lines.last_mut() {
-            Some(l) if l[0].top == p.top => l.push(p),
-            _ => lines.push(vec![p]),
-        }
-    }
     let (mut rows, mut named) = (0, 0);
-    for l in &mut lines {
-        l.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    for l in &side_lines(other) {
         if l.iter().any(|p| is_value(&join_words(p.words))) {
             rows += 1;
             named += usize::from(worded(l[0]));
@@ -575,7 +566,8 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
             .vrules
             .iter()
             .any(|r| r[0] > g0 && r[0] < g1 && r[2].min(bot) - r[1].max(top) >= 0.5 * (bot - top));
-        let (left, right) = (text_of_its_own(&side(true)), text_of_its_own(&side(false)));
+        let (lp, rp) = (side(true), side(false));
+        let (left, right) = (text_of_its_own(&lp), text_of_its_own(&rp));
         // Or running text on both sides, a column's worth between them: a page in two columns
         // given mostly to tables has a paragraph or two in each.
         let both = some_text(left) && some_text(right) && column((left.0 + right.0, left.1 + right.1));
@@ -583,9 +575,10 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
         // set on lines of their own: the rows of one table stand on one baseline each (a
         // statement's labels and figures, a glossary's terms and definitions); two columns'
         // lines do so only by chance (`own_lines`).
-        let (lp, rp) = (side(true), side(false));
-        let tables_apart =
-            || (column(left) || column(right) || own_table(&lp) && own_table(&rp)) && own_lines(&lp, &rp);
+        let tables_apart = || {
+            let (ll, rl) = (side_lines(&lp), side_lines(&rp));
+            (column(left) || column(right) || own_table(&ll) && own_table(&rl)) && own_lines(&ll, &rl)
+        };
         if !ruled && (column(left) && some_text(right) || some_text(left) && column(right) || both || tables_apart()) {
             // The columns go on above and below the stretch through lines that keep to their
             // sides of the gutter (a heading whose figure hangs into it closed the stretch), up
@@ -598,17 +591,16 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
     out
 }
 
-/// The pieces (top to bottom) are a table of their own: three lines or more with a figure in them
+/// The lines of a side (`side_lines`) are a table of their own: three lines or more with a figure in them
 /// (a cell's gaps may be narrower than a gutter: "Si/Fe  0.89 ± 0.04" is one piece), and
 /// sentences in under a quarter of its lines.
-fn own_table(side: &[&Piece]) -> bool {
-    let lines = side_lines(side);
+fn own_table(lines: &[Vec<&Piece>]) -> bool {
     let with_figure = lines.iter().filter(|l| l.iter().any(|p| p.words.iter().any(|w| is_value(&w.text)))).count();
-    let sentences = side.iter().filter(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p)).count();
+    let sentences = lines.iter().flatten().filter(|p| p.words.len() >= COLUMN_SENTENCE_WORDS && prose_piece(p)).count();
     with_figure >= 3 && sentences * 4 < lines.len()
 }
 
-/// The pieces (top to bottom) by line, left to right.
+/// The pieces (top to bottom) by line, left to right: the pieces of a line come one after another.
 fn side_lines<'s, 'p>(side: &'s [&'p Piece<'p>]) -> Vec<Vec<&'p Piece<'p>>> {
     let mut lines: Vec<Vec<&Piece>> = vec![];
     for p in side {
@@ -623,18 +615,17 @@ fn side_lines<'s, 'p>(side: &'s [&'p Piece<'p>]) -> Vec<Vec<&'p Piece<'p>>> {
     lines
 }
 
-/// Two sides set on lines of their own: fewer than half the lines of each stand within
+/// Two sides (their `side_lines`) set on lines of their own: fewer than half the lines of each stand within
 /// `ROW_BASELINE_EMS` of a baseline of the other (a table across both sides has its rows on one
 /// baseline each).
-fn own_lines(left: &[&Piece], right: &[&Piece]) -> bool {
+fn own_lines(ll: &[Vec<&Piece>], rl: &[Vec<&Piece>]) -> bool {
     let base = |l: &Vec<&Piece>| l[0].words.first().map_or(0.0, |w| w.fbase);
-    let (ll, rl) = (side_lines(left), side_lines(right));
     let shared = |a: &[Vec<&Piece>], b: &[Vec<&Piece>]| {
         a.iter()
             .filter(|x| b.iter().any(|y| (base(x) - base(y)).abs() <= ROW_BASELINE_EMS * x[0].size.max(y[0].size)))
             .count()
     };
-    !ll.is_empty() && !rl.is_empty() && shared(&ll, &rl) * 2 < ll.len() && shared(&rl, &ll) * 2 < rl.len()
+    !ll.is_empty() && !rl.is_empty() && shared(ll, rl) * 2 < ll.len() && shared(rl, ll) * 2 < rl.len()
 }
 
 /// From `top`–`bot` on through the lines above and below that keep to their own side of the

@@ -249,25 +249,28 @@ fn sentence_spaces_joined(segs: Vec<Seg>, size: f32) -> Vec<Seg> {
     let n = segs.len();
     let mut out: Vec<Seg> = Vec::with_capacity(n);
     for (k, s) in segs.into_iter().enumerate() {
-        if let Some(prev) = out.last_mut() {
-            let ends_sentence = prev.words.last().is_some_and(|w| {
-                w.text.ends_with(['.', '?', '!']) && w.text.chars().filter(|c| c.is_alphabetic()).count() >= 2
-            });
-            let opens = s.words.first().is_some_and(|w| {
+        // Cheapest first: most segments end in no full stop (every line of every page comes here).
+        let ends_sentence = |prev: &Seg| {
+            prev.words.len() >= 4
+                && prev.words.last().is_some_and(|w| {
+                    w.text.ends_with(['.', '?', '!']) && w.text.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                })
+                && sentence_words(&prev.words)
+        };
+        let opens = || {
+            s.words.first().is_some_and(|w| {
                 let mut cs = w.text.chars();
                 cs.next().is_some_and(char::is_uppercase) && cs.clone().count() >= 1 && cs.all(char::is_lowercase)
-            });
-            let rest_runs_on = k + 1 == n || sentence_words(&s.words);
-            // The line's own word spaces, stretched as much: the widest of the sentence's.
+            })
+        };
+        // The line's own word spaces are stretched as much: the widest of the sentence's.
+        let sentence_space = |prev: &Seg| {
+            let gap = s.x0 - prev.x1;
             let word_space = prev.words.windows(2).map(|w| w[1].fx0 - w[0].fx1).fold(0.0f32, f32::max);
-            if ends_sentence
-                && opens
-                && rest_runs_on
-                && prev.words.len() >= 4
-                && sentence_words(&prev.words)
-                && s.x0 - prev.x1 <= SENTENCE_SPACE_EMS * size
-                && s.x0 - prev.x1 <= SENTENCE_SPACE_RATIO * word_space
-            {
+            gap <= SENTENCE_SPACE_EMS * size && gap <= SENTENCE_SPACE_RATIO * word_space
+        };
+        if let Some(prev) = out.last_mut() {
+            if ends_sentence(prev) && opens() && (k + 1 == n || sentence_words(&s.words)) && sentence_space(prev) {
                 prev.x1 = prev.x1.max(s.x1);
                 prev.words.extend(s.words);
                 continue;
