@@ -2556,3 +2556,18 @@ fn justified_text_stretched_after_a_full_stop_is_not_a_row_of_cells() {
     let x = grid_where(&grids, |g| g.iter().any(|r| r[0] == "pz"));
     assert!(x.iter().any(|r| r == &["pz", "16.5", "–4.59", "4.65", "–4.53"]), "{x:#?}");
 }
+
+#[test]
+fn a_grid_parted_by_double_rules_is_one_table() {
+    // tests/fixtures/README.md: a pdfLaTeX grid (`\hline\hline` under its header and between two
+    // groups of rows) whose column rules stop at one stroke of each double rule or the other. The
+    // header and each group read as a lattice of their own: three tables, the header lost.
+    let ex = fixture("grid-parted-by-double-rules.pdf");
+    let grids: Vec<Vec<Vec<String>>> = ex.pages[0].tables.iter().map(|t| t.grid()).collect();
+    let g = grid_where(&grids, |g| g.iter().flatten().any(|c| c == "10729"));
+    assert_eq!(g[0][0], "Data", "{g:#?}");
+    assert_eq!(g[0].len(), 9, "{g:#?}");
+    let firsts: Vec<&str> = g.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(firsts, ["Data", "all", "all", "all", "all"], "{g:#?}");
+    assert!(g.iter().flatten().any(|c| c == "3755"), "{g:#?}");
+}

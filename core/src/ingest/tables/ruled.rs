@@ -95,6 +95,19 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Lattice> {
             }
         }
     }
+    // A double rule is one boundary: the rules drawn between its two strokes stop at one stroke or
+    // the other (a `\hline\hline` between two blocks of a grid, whose column rules break at
+    // the gap), so rules of one extent set closer than `SAME_RULE` join their lattices.
+    for rules in [(0, &h), (h.len(), &v)] {
+        let (base, rs) = rules;
+        for (i, a) in rs.iter().enumerate() {
+            for (j, b) in rs.iter().enumerate().skip(i + 1) {
+                if (b.at - a.at).abs() < SAME_RULE && (a.from - b.from).abs() <= TOUCH && (a.to - b.to).abs() <= TOUCH {
+                    union(&mut parent, base + i, base + j);
+                }
+            }
+        }
+    }
     let mut groups: std::collections::BTreeMap<usize, (Vec<Rule>, Vec<Rule>)> = Default::default();
     for (i, r) in h.iter().enumerate() {
         let k = find(&mut parent, i);
