@@ -16,6 +16,9 @@ use crate::corpus::BBox;
 const SAME_RULE: f32 = 6.0;
 /// Slack when deciding that two rules touch (points).
 const TOUCH: f32 = 2.5;
+/// Rules looked at past each rule for the other stroke of a double rule (pieces of a row of cell
+/// borders lie between the two strokes in position order).
+const DOUBLE_RULE_SCAN: usize = 64;
 
 #[derive(Debug, Clone, Copy)]
 struct Rule {
@@ -97,12 +100,14 @@ pub fn detect(lines: &[&Line], g: &Graphics) -> Vec<Lattice> {
     }
     // A double rule is one boundary: the rules drawn between its two strokes stop at one stroke or
     // the other (a `\hline\hline` between two blocks of a grid, whose column rules break at
-    // the gap), so rules of one extent set closer than `SAME_RULE` join their lattices.
-    for rules in [(0, &h), (h.len(), &v)] {
-        let (base, rs) = rules;
+    // the gap), so rules of one extent set closer than `SAME_RULE` join their lattices. `merge`
+    // sorts rules by position, so only the next rules up to `SAME_RULE` further on are compared
+    // (at most `DOUBLE_RULE_SCAN` of them: a hostile page may draw thousands of pieces on one line).
+    for (base, rs) in [(0, &h), (h.len(), &v)] {
         for (i, a) in rs.iter().enumerate() {
-            for (j, b) in rs.iter().enumerate().skip(i + 1) {
-                if (b.at - a.at).abs() < SAME_RULE && (a.from - b.from).abs() <= TOUCH && (a.to - b.to).abs() <= TOUCH {
+            let next = rs.iter().enumerate().skip(i + 1).take(DOUBLE_RULE_SCAN);
+            for (j, b) in next.take_while(|(_, b)| b.at - a.at < SAME_RULE) {
+                if (a.from - b.from).abs() <= TOUCH && (a.to - b.to).abs() <= TOUCH {
                     union(&mut parent, base + i, base + j);
                 }
             }
