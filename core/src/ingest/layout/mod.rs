@@ -201,12 +201,7 @@ pub fn lay_out(glyphs: &[Glyph], _width: f32, _height: f32) -> Layout {
         }
         attach_scripts(&fg, &mut clusters);
         for cluster in clusters {
-            let mut gs: Vec<&FG> = cluster.iter().map(|&i| &fg[i]).collect();
-            // Along the line by each glyph's middle, not its left edge: a glyph kerned back over
-            // the space before it ("was 57" on 3M's 10-K, the "5" starting 0.2 pt left of the
-            // space's start) comes after that space, which then separates the words. Glyphs that
-            // do not overlap keep the order their left edges give.
-            gs.sort_by_key(|g| total_order(g.fx0 + g.fx1));
+            let gs: Vec<&FG> = along_the_line(&fg, &cluster).into_iter().map(|i| &fg[i]).collect();
             if let Some(line) = build_line(dir, &gs) {
                 lines.push(line);
             }
@@ -215,6 +210,87 @@ pub fn lay_out(glyphs: &[Glyph], _width: f32, _height: f32) -> Layout {
     Layout { lines }
 }
 
+/// A line's glyphs in reading order. Along the line by each glyph's middle, not its left edge: a
+/// glyph kerned back over the space before it ("was 57" on 3M's 10-K, the "5" starting 0.2 pt left
+/// of the space's start) comes after that space, which then separates the words. Glyphs that do
+/// not overlap keep the order their left edges give.
+///
+/// A script run — touching glyphs on one baseline, set smaller than the line's largest text — is
+/// read whole, at its first glyph's place: a superscript set over a subscript at one position
+/// ("10.54" with +0.68 over −0.75, the uncertainties of a measurement) would otherwise interleave
+/// their characters by middle ("10.54+−00..6785"). Stacked runs read top first ("10.54+0.68 −0.75";
+/// `build_line` parts them).
+fn along_the_line(fg: &[FG], cluster: &[usize]) -> Vec<usize> {
+    let middle = |i: usize| total_order(fg[i].fx0 + fg[i].fx1);
+    let mut order: Vec<usize> = cluster.to_vec();
+    order.sort_by_key(|&i| middle(i));
+    let size = cluster.iter().filter(|&&i| !fg[i].c.is_whitespace()).map(|&i| fg[i].size).fold(0.0, f32::max);
+    let script = |i: usize| !fg[i].c.is_whitespace() && fg[i].size <= SCRIPT_SIZE_RATIO * size;
+    // Script runs, each glyph joining the run whose last glyph it continues (same baseline,
+    // touching); `cluster` is in left-edge order.
+    let mut run_of: Vec<Option<usize>> = vec![None; cluster.len()];
+    let mut runs: Vec<(usize, usize)> = vec![]; // (first glyph, last glyph)
+    for (k, &i) in cluster.iter().enumerate() {
+        if !script(i) {
+            continue;
+        }
+        let g = &fg[i];
+        // The runs open beside this glyph are the last few (a stack of two or three at one place);
+        // looking further back would only make a hostile line of thousands of small glyphs quadratic.
+        let from = runs.len().saturating_sub(SCRIPT_OPEN_RUNS);
+        let continues = runs[from..].iter().rposition(|&(_, last)| {
+            let p = &fg[last];
+            (g.fbase - p.fbase).abs() <= 0.15 * g.size.max(p.size)
+                && g.fx0 - p.fx1 <= SCRIPT_TOUCH_EM * g.size.max(p.size)
+                && g.fx0 >= p.fx0
+        });
+        let r = match continues.map(|r| from + r) {
+            Some(r) => {
+                runs[r].1 = i;
+                r
+            }
+            None => {
+                runs.push((i, i));
+                runs.len() - 1
+            }
+        };
+        run_of[k] = Some(r);
+    }
+    if runs.len() < 2 {
+        return order;
+    }
+    // Each run sorts at its first glyph's middle, the higher run first; its glyphs stay together.
+    let mut members: Vec<Vec<usize>> = vec![vec![]; runs.len()];
+    let mut slot = std::collections::HashMap::with_capacity(cluster.len());
+    for (k, &i) in cluster.iter().enumerate() {
+        slot.insert(i, k);
+    }
+    for &i in &order {
+        if let Some(r) = run_of[slot[&i]] {
+            members[r].push(i);
+        }
+    }
+    let mut units: Vec<(u32, u32, usize, Option<usize>)> = order
+        .iter()
+        .enumerate()
+        .filter_map(|(n, &i)| match run_of[slot[&i]] {
+            None => Some((middle(i), 0, n, None)),
+            Some(r) if members[r][0] == i => Some((middle(runs[r].0), total_order(fg[runs[r].0].fbase), n, Some(r))),
+            Some(_) => None,
+        })
+        .collect();
+    units.sort_by_key(|u| (u.0, u.1, u.2));
+    units
+        .into_iter()
+        .flat_map(|(_, _, n, r)| match r {
+            Some(r) => members[r].clone(),
+            None => vec![order[n]],
+        })
+        .collect()
+}
+
+/// Script runs a glyph may continue: the last this many (`along_the_line`).
+const SCRIPT_OPEN_RUNS: usize = 4;
 /// A superscript or subscript is at most this share of the size of the text it is set against.
 const SCRIPT_SIZE_RATIO: f32 = 0.85;
 /// … and at least this share: a hair-thin glyph beside a line is hidden text, not a marker.
@@ -304,9 +380,15 @@ fn attach_scripts(fg: &[FG], clusters: &mut [Vec<usize>]) {
                 // A script sits in the gap beside its word (its edge may overlap the word's last
                 // glyph a little); a run lying across the middle of one of the line's letters is
                 // the next line of a label set close under it, whose letters it would interleave.
+                // A superscript set over the line's own subscript lies across that subscript's
+                // letters: where a script of the line (smaller than its text) starts where the run
+                // starts, the two are stacked at one position, and the line's scripts are no
+                // letters for this test.
+                let small = |j: usize| fg[j].size <= SCRIPT_SIZE_RATIO * msize;
+                let stacked = near().any(|&j| !fg[j].c.is_whitespace() && small(j) && (fg[j].fx0 - x0).abs() <= touch);
                 let across = |j: usize| {
                     let c = (fg[j].fx0 + fg[j].fx1) / 2.0;
-                    !fg[j].c.is_whitespace() && c > x0 + 0.1 * msize && c < x1 - 0.1 * msize
+                    !fg[j].c.is_whitespace() && !(stacked && small(j)) && c > x0 + 0.1 * msize && c < x1 - 0.1 * msize
                 };
                 if near().any(|&j| across(j)) {
                     return None;
@@ -417,6 +499,9 @@ fn build_line(dir: u8, gs: &[&FG]) -> Option<Line> {
                     // 1 pt left of the comma's end), as a reader following the content (MuPDF,
                     // whose text FinanceBench's gold is) has them.
                     || (p.seq.wrapping_add(2) == g.seq && spaces.binary_search(&p.seq.wrapping_add(1)).is_ok())
+                    // A run set back under (or over) the one before it on another baseline: the
+                    // lower of two scripts stacked at one position (`along_the_line`).
+                    || (g.fx0 < p.fx0 - 0.1 * g.size && (g.fbase - p.fbase).abs() > 0.2 * g.size.min(p.size))
             }
             _ => false,
         };
@@ -993,6 +1078,21 @@ mod tests {
         let mut g = set("31,", 220.0, 260.7, size);
         g.extend(set("2017", 220.0 + 3.0 * 0.5 * size - 1.04, 260.7, size));
         assert_eq!(line_texts(g), vec!["31,2017".to_string()]);
+    }
+
+    #[test]
+    fn a_superscript_stacked_over_a_subscript_reads_whole_after_its_value() {
+        // pdf-parse-bench page 034: "10.54" at 11.89 pt with +0.68 over −0.75 at 7.93 pt, both set
+        // where the value ends (`$10.54_{-0.75}^{+0.68}$`); each glyph here half an em wide.
+        for sink in [2.9, 4.0] {
+            // 2.9 pt: the subscript shares the value's baseline cluster; 4.0 pt: a line of its own.
+            let mut g = set("10.54", 454.6, 244.3, 11.89);
+            let end = 454.6 + 5.0 * 0.5 * 11.89;
+            g.extend(set("+0.68", end, 239.9, 7.93));
+            g.extend(set("\u{2212}0.75", end, 244.3 + sink, 7.93));
+            g.extend(set("5.88", 540.0, 244.3, 11.89));
+            assert_eq!(line_texts(g), vec!["10.54+0.68 \u{2212}0.75 5.88".to_string()], "subscript {sink} pt below");
+        }
     }
 
     #[test]
