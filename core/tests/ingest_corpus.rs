@@ -2558,6 +2558,34 @@ fn justified_text_stretched_after_a_full_stop_is_not_a_row_of_cells() {
 }
 
 #[test]
+fn a_group_heading_set_off_by_rules_from_its_rows_keeps_the_groups_in_one_table() {
+    // tests/fixtures/README.md: a 6.8 pt table of four groups ("UMAP + Random Forest", "XGBoost (no
+    // Dim. Reduction)", …), each under a centred heading with a rule above and below it, so the
+    // heading stands 1.55 lines over its group's first row. Past 1.5 lines it was not read as a
+    // group heading: the table ended at the first one, and the one-row groups were lost.
+    let ex = fixture("groups-under-headings-between-rules.pdf");
+    let grids: Vec<Vec<Vec<String>>> = ex.pages[0].tables.iter().map(|t| t.grid()).collect();
+    let g = grid_where(&grids, |g| g.iter().any(|r| r[0] == "Dim. Reduction"));
+    let firsts: Vec<&str> = g.iter().map(|r| r[0].as_str()).collect();
+    for label in ["UMAP + Random Forest", "XGBoost (no Dim. Reduction)", "Random Forest (no Dim. Reduction)"] {
+        assert!(firsts.iter().any(|f| f.contains(label)) || g.iter().flatten().any(|c| c == label), "{label}: {g:#?}");
+    }
+    assert_eq!(firsts.iter().filter(|f| **f == "None").count(), 3, "{g:#?}");
+    assert!(g.iter().any(|r| r[0] == "UMAP" && r[1] == "Random Forest"), "{g:#?}");
+}
+
+#[test]
+fn a_statement_section_heading_over_its_rows_keeps_the_statement_one_table() {
+    // Ulta Beauty's Q4 2023 release p7: the balance sheet's "Commitments and contingencies" stands
+    // 1.5–2 lines over the equity rows under it; the statement was cut there, its last two rows
+    // (the totals) a table of their own under that heading as a caption.
+    let p = fb_page("ULTABEAUTY_2023Q4_EARNINGS.pdf", 7);
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let g = grid_where(&grids, |g| g.iter().any(|r| r[0] == "Total current assets"));
+    assert!(g.iter().any(|r| r[0] == "Total liabilities and stockholders’ equity"), "{g:#?}");
+}
+
+#[test]
 fn a_grid_parted_by_double_rules_is_one_table() {
     // tests/fixtures/README.md: a pdfLaTeX grid (`\hline\hline` under its header and between two
     // groups of rows) whose column rules stop at one stroke of each double rule or the other. The

@@ -120,7 +120,7 @@ fn group_heading(rows: &[Row], j: usize, (left, right): (f32, f32), cols: &[(f32
             return false;
         }
         let Some(next) = rows.get(k + 1) else { return false };
-        if next.line.ftop - r.line.fbot > 1.5 * next.line.size {
+        if next.line.ftop - r.line.fbot > 2.0 * next.line.size {
             return false;
         }
         if next.row_like() {
