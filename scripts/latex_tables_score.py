@@ -190,9 +190,10 @@ def relations(cells):
 def split_symbols(t):
     """A printed symbol that only a command sets (±, ×, →, ✓) parts words as the command parts them in
     the source, where `text` prints it as a space: "12.8\\%$\\pm$7.0\\%" is the words 12.8% and 7.0%,
-    and so is the "12.8%±7.0%" a reader gives. ASCII symbols (+ = < |) are typed as themselves on
-    both sides, and the minus sign U+2212 is math mode's "-" (10^{-2} prints 10−2)."""
-    return "".join(" " if ord(c) > 127 and c != "\u2212" and unicodedata.category(c).startswith("S") else c for c in t)
+    and so is the "12.8%±7.0%" a reader gives. The minus sign U+2212 is math mode's "-" (10^{-2}
+    prints 10−2) and parts nothing. A relation or operator typed as itself (= + < >) is set with
+    space around it in math ("$T=4$" prints "T = 4"), so it parts words on both sides."""
+    return "".join(" " if c in "=+<>" or ord(c) > 127 and c != "\u2212" and unicodedata.category(c).startswith("S") else c for c in t)
 
 def words(cells):
     return collections.Counter(w for *_, t in cells for w in map(norm, split_symbols(t).split()) if w)
@@ -222,7 +223,8 @@ def self_test(data):
         for c in gts:
             p = pred_cells(cells_as_pred(c))
             assert jaccard(words(c), words(p)) == 1.0 and relations(c) == relations(p), gt_path
-    printed = {"12.8%±7.0%": r"12.8\%$\pm$7.0\%", "3×3": r"3$\times$3", "10−2": r"$10^{-2}$", "a+b": r"$a+b$"}
+    printed = {"12.8%±7.0%": r"12.8\%$\pm$7.0\%", "3×3": r"3$\times$3", "10−2": r"$10^{-2}$", "a + b": r"$a+b$",
+               "T = 4 → T = 3": r"$T=4 \rightarrow T=3$"}
     for shown, source in printed.items():
         assert words([(0, 0, 0, 0, shown)]) == words([(0, 0, 0, 0, text(source))]), (shown, source)
     print("self-test passed")

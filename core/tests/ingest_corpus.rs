@@ -2498,6 +2498,18 @@ fn tables_in_both_columns_of_a_page_without_running_text_are_read_apart() {
 }
 
 #[test]
+fn a_group_heading_in_a_table_of_one_value_column_keeps_the_groups_in_one_table() {
+    // tests/fixtures/README.md (page 034 of pdf-parse-bench): a settings table of one label column
+    // and one value column ("Max Tokens | 20,480"), its second group under the heading "Search
+    // Tool". A group heading needed the row after it to carry figures in two value columns, which
+    // such a table does not have: it was cut at the heading.
+    let grids = tables_of_two_columns("two-column-tables-only.pdf", 298.0);
+    let settings = grid_where(&grids, |g| g.iter().any(|r| r == &["Max Tokens", "20,480"]));
+    assert!(settings.iter().any(|r| r[0] == "Search Tool"), "{settings:#?}");
+    assert!(settings.iter().any(|r| r == &["Summarizer Max Tokens", "8,192"]), "{settings:#?}");
+}
+
+#[test]
 fn a_label_beside_figures_of_the_other_column_off_its_baseline_is_not_a_row_across() {
     // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns, tables in both.
     // A left-hand table's label line ("LPIPS", no figure of its own) overlapped a right-hand row

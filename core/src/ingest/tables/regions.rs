@@ -99,10 +99,12 @@ const GROUP_HEADING_LINES: usize = 6;
 /// `right` and whose value columns are `cols`: a short heading set within the table's width (at
 /// the label column, or centred over it: "Liabilities", "COVID-19 Vaccine"), then short labels
 /// at the label column ("Current liabilities:"), each set close under the one before, stand right
-/// over a row whose figures fall in two of the value columns seen or more. A title over a table
-/// of its own is followed by that table's column headings (years, "Total"), which are no figures
-/// in the columns seen, and a paragraph is no short label.
-fn group_heading(rows: &[Row], j: usize, (left, right): (f32, f32), cols: &[(f32, f32)]) -> bool {
+/// over a row whose figures fall in two of the value columns seen or more — in the one value
+/// column of a table of labels and one column of figures, once such a row (`labelled`) has been
+/// seen: a header row of years alone shows no label column. A title over a table of its own is
+/// followed by that table's column headings (years, "Total"), which are no figures in the columns
+/// seen, and a paragraph is no short label.
+fn group_heading(rows: &[Row], j: usize, (left, right): (f32, f32), cols: &[(f32, f32)], labelled: bool) -> bool {
     let in_cols = |s: &Seg| cols.iter().any(|c| s.x0.max(c.0) < s.x1.min(c.1));
     let heading = |r: &Row| {
         r.segs.len() == 1
@@ -124,10 +126,26 @@ fn group_heading(rows: &[Row], j: usize, (left, right): (f32, f32), cols: &[(f32
             return false;
         }
         if next.row_like() {
-            return next.has_value() && next.segs[1..].iter().filter(|s| in_cols(s)).count() >= 2;
+            let needed = if labelled && distinct_columns(cols) == 1 { 1 } else { 2 };
+            return next.has_value() && next.segs[1..].iter().filter(|s| in_cols(s)).count() >= needed;
         }
     }
     false
+}
+
+/// Value columns among the pieces' extents seen: overlapping extents are one column.
+fn distinct_columns(cols: &[(f32, f32)]) -> usize {
+    let mut v = cols.to_vec();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut n = 0;
+    let mut end = f32::MIN;
+    for (x0, x1) in v {
+        if x0 >= end {
+            n += 1;
+        }
+        end = end.max(x1);
+    }
+    n
 }
 
 /// Label-only lines in a row that a region of rows goes on past (section labels, wrapped labels).
@@ -197,7 +215,7 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
             // Groups of rows set apart by a blank line, each under a heading of its own at the
             // label column or centred over it ("Pre-tax Adjustments", "Liabilities"), are one
             // table when the group's rows go on in the value columns seen.
-            let heads_group = || group_heading(&rows, j, (left, right), &cols);
+            let heads_group = || group_heading(&rows, j, (left, right), &cols, labelled);
             if r.caption || gap > 2.0 * size && !((aligned || heads_group()) && gap <= GROUP_GAP * size) {
                 break;
             }
@@ -226,7 +244,7 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
                 // without them.
                 rows[j].beside = true;
                 other_column = true;
-            } else if group_heading(&rows, j, (left, right), &cols) {
+            } else if group_heading(&rows, j, (left, right), &cols, labelled) {
                 // A group's heading over rows that go on in the table's columns.
                 misses += 1;
                 short_misses += 1;
