@@ -222,8 +222,9 @@ pub fn lay_out(glyphs: &[Glyph], _width: f32, _height: f32) -> Layout {
 /// `build_line` parts them).
 fn along_the_line(fg: &[FG], cluster: &[usize]) -> Vec<usize> {
     let middle = |i: usize| total_order(fg[i].fx0 + fg[i].fx1);
-    let mut order: Vec<usize> = cluster.to_vec();
-    order.sort_by_key(|&i| middle(i));
+    // Positions in `cluster`, by middle.
+    let mut order: Vec<usize> = (0..cluster.len()).collect();
+    order.sort_by_key(|&k| middle(cluster[k]));
     let size = cluster.iter().filter(|&&i| !fg[i].c.is_whitespace()).map(|&i| fg[i].size).fold(0.0, f32::max);
     let script = |i: usize| !fg[i].c.is_whitespace() && fg[i].size <= SCRIPT_SIZE_RATIO * size;
     // Script runs, each glyph joining the run whose last glyph it continues (same baseline,
@@ -256,37 +257,22 @@ fn along_the_line(fg: &[FG], cluster: &[usize]) -> Vec<usize> {
         };
         run_of[k] = Some(r);
     }
-    if runs.len() < 2 {
-        return order;
-    }
-    // Each run sorts at its first glyph's middle, the higher run first; its glyphs stay together.
-    let mut members: Vec<Vec<usize>> = vec![vec![]; runs.len()];
-    let mut slot = std::collections::HashMap::with_capacity(cluster.len());
-    for (k, &i) in cluster.iter().enumerate() {
-        slot.insert(i, k);
-    }
-    for &i in &order {
-        if let Some(r) = run_of[slot[&i]] {
-            members[r].push(i);
+    if runs.len() >= 2 {
+        // Each run sorts at its first glyph's middle, the higher run first, then where its first
+        // member stands by middle; its glyphs stay together, in their own order.
+        let (mut rank, mut first_rank) = (vec![0; cluster.len()], vec![usize::MAX; runs.len()]);
+        for (n, &k) in order.iter().enumerate() {
+            rank[k] = n;
+            if let Some(r) = run_of[k] {
+                first_rank[r] = first_rank[r].min(n);
+            }
         }
+        order.sort_by_key(|&k| match run_of[k] {
+            None => (middle(cluster[k]), 0, rank[k], rank[k]),
+            Some(r) => (middle(runs[r].0), total_order(fg[runs[r].0].fbase), first_rank[r], rank[k]),
+        });
     }
-    let mut units: Vec<(u32, u32, usize, Option<usize>)> = order
-        .iter()
-        .enumerate()
-        .filter_map(|(n, &i)| match run_of[slot[&i]] {
-            None => Some((middle(i), 0, n, None)),
-            Some(r) if members[r][0] == i => Some((middle(runs[r].0), total_order(fg[runs[r].0].fbase), n, Some(r))),
-            Some(_) => None,
-        })
-        .collect();
-    units.sort_by_key(|u| (u.0, u.1, u.2));
-    units
-        .into_iter()
-        .flat_map(|(_, _, n, r)| match r {
-            Some(r) => members[r].clone(),
-            None => vec![order[n]],
-        })
-        .collect()
+    order.into_iter().map(|k| cluster[k]).collect()
 }
 
 /// Script runs a glyph may continue: the last this many (`along_the_line`).

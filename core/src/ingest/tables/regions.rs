@@ -88,6 +88,11 @@ const NEXT_ROW_LINES: usize = 6;
 /// Lines of the page's other column passed over above a table's first row, looking for its header.
 const MAX_PASSED: usize = 4;
 
+/// A gap between two lines wider than this many lines of their size is a blank line: a region of
+/// rows ends there unless the rows after it go on in its columns (`GROUP_GAP`), and a group's
+/// heading stands no further over its first row.
+const BLANK_LINE: f32 = 2.0;
+
 /// The widest blank (in ems of the line's size) between two groups of rows of one table: a
 /// blank line or two of the table's own leading. Wider, the rows after it start another table.
 const GROUP_GAP: f32 = 3.2;
@@ -122,7 +127,7 @@ fn group_heading(rows: &[Row], j: usize, (left, right): (f32, f32), cols: &[(f32
             return false;
         }
         let Some(next) = rows.get(k + 1) else { return false };
-        if next.line.ftop - r.line.fbot > 2.0 * next.line.size {
+        if next.line.ftop - r.line.fbot > BLANK_LINE * next.line.size {
             return false;
         }
         if next.row_like() {
@@ -216,7 +221,7 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
             // label column or centred over it ("Pre-tax Adjustments", "Liabilities"), are one
             // table when the group's rows go on in the value columns seen.
             let heads_group = || group_heading(&rows, j, (left, right), &cols, labelled);
-            if r.caption || gap > 2.0 * size && !((aligned || heads_group()) && gap <= GROUP_GAP * size) {
+            if r.caption || gap > BLANK_LINE * size && !((aligned || heads_group()) && gap <= GROUP_GAP * size) {
                 break;
             }
             // Past lines of the other column, a row reaching into that column is not this table's.
