@@ -361,7 +361,8 @@ impl RestV1 {
 pub const POOL_FIELDS: [&str; 4] = ["doc", "statement", "years", "kinds"];
 
 /// A row's structural-prior flag (`prior.rs`): whether its page is a statement page, which
-/// statements its title names (`PageProfile::kinds`, for `statement_prior_matched`) and the fiscal
+/// statements it is taken for (`PageProfile::kinds`: its title's inside the document's statement
+/// block, for `statement_prior_matched`) and the fiscal
 /// years the page's heading and column headers name (for `statement_prior_needs_year`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageFlag {
@@ -404,7 +405,7 @@ pub struct PoolRow {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StatementPage {
     pub page: u32,
-    /// The statements its title names (`PageProfile::kinds`).
+    /// The statements it is taken for (`PageProfile::kinds`: its title's, inside the statement block).
     #[serde(default)]
     pub kinds: u8,
     pub years: Vec<u32>,
@@ -560,10 +561,11 @@ pub struct FileEntry {
 }
 
 /// The structural prior's row flags as `put_file` writes them: 1 = statement page and years,
-/// 2 = also the statements the page's title names (`statement_prior_matched`). A file flagged for
+/// 2 = also the statements the page's title names (`statement_prior_matched`), 3 = those only
+/// inside the document's statement block (`prior::statement_block`). A file flagged for
 /// an earlier version is read again by `clair ingest --store` and refused by a search with the
 /// prior on (`StoreError::NoStatementFlags`).
-pub const PRIOR_VERSION: u32 = 2;
+pub const PRIOR_VERSION: u32 = 3;
 
 impl FileEntry {
     /// Whether its rows carry the flags this version's prior ranks by.

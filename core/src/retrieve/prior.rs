@@ -24,8 +24,9 @@ pub struct PageProfile {
     pub members: Vec<usize>,
     /// A primary statement's title in its first lines and a table on it.
     pub statement: bool,
-    /// Which statements its title names (`BALANCE_SHEET` | `INCOME_STATEMENT` | `CASH_FLOWS`);
-    /// 0 when it is not a statement page.
+    /// Which statements it is taken for (`BALANCE_SHEET` | `INCOME_STATEMENT` | `CASH_FLOWS`): those
+    /// its title names, when it stands in its document's statement block or the document has none
+    /// (`statement_block`); 0 when it is not a statement page or stands outside the block.
     pub kinds: u8,
     /// Fiscal years its heading and its tables' column headers name.
     pub years: BTreeSet<u32>,
@@ -43,12 +44,14 @@ impl PageIndex {
     pub fn build(docs: &[Doc]) -> PageIndex {
         let mut slot: HashMap<(&str, u32), usize> = HashMap::new();
         let mut pages: Vec<PageProfile> = vec![];
+        let mut keys: Vec<(&str, u32)> = vec![];
         let page_of = docs
             .iter()
             .enumerate()
             .map(|(i, d)| {
                 let p = *slot.entry((d.source.as_str(), d.page)).or_insert_with(|| {
                     pages.push(PageProfile::default());
+                    keys.push((d.source.as_str(), d.page));
                     pages.len() - 1
                 });
                 pages[p].members.push(i);
@@ -69,6 +72,25 @@ impl PageIndex {
             }
             p.kinds = if has_table { statement_kinds(&e, &heading) } else { 0 };
             p.statement = p.kinds != 0;
+        }
+        // Per document, the statement pages in page order; outside the statement block a page
+        // keeps the prior but is not taken for the statements its title names.
+        let mut by_source: HashMap<&str, Vec<(u32, usize)>> = HashMap::new();
+        for (p, &(source, page)) in keys.iter().enumerate() {
+            if pages[p].statement {
+                by_source.entry(source).or_default().push((page, p));
+            }
+        }
+        for mut run in by_source.into_values() {
+            run.sort_unstable();
+            let titled: Vec<(u32, u8)> = run.iter().map(|&(page, p)| (page, pages[p].kinds)).collect();
+            if let Some((first, last)) = statement_block(&titled) {
+                for &(page, p) in &run {
+                    if page < first || page > last {
+                        pages[p].kinds = 0;
+                    }
+                }
+            }
         }
         PageIndex { page_of, pages }
     }
@@ -100,6 +122,42 @@ pub fn page_lift(statement: bool, page_kinds: u8, page_years: &BTreeSet<u32>, ki
         return 0.0;
     }
     s.statement_prior + if page_kinds & kinds != 0 { s.statement_prior_matched } else { 0.0 }
+}
+
+/// The most pages between two statement pages of one statement block: the pages of the statements
+/// no title of the three names (comprehensive income, shareholders' equity) stand between them.
+pub const STATEMENT_BLOCK_GAP: u32 = 3;
+
+/// A document's statement block: the first run of its statement pages (`(page, kinds)`, in page
+/// order), each at most `STATEMENT_BLOCK_GAP` pages after the one before, whose titles name all
+/// three primary statements; its first and last page, `None` when no run does.
+///
+/// Not in the paper. A filing prints its primary statements together, once (Regulation S-X
+/// Article 3; Item 8 of a 10-K, Part I Item 1 of a 10-Q), but statement titles also head other
+/// tables: a cash flow summary in the discussion of liquidity, condensed consolidating statements
+/// of guarantors, parent-only schedules and quarterly data in the notes. A question asking for a
+/// balance-sheet figure is answered from the block; the other pages stay candidates under the plain
+/// prior (docs/retrieval-bench.md, "The statement block").
+pub fn statement_block(pages: &[(u32, u8)]) -> Option<(u32, u32)> {
+    let all = BALANCE_SHEET | INCOME_STATEMENT | CASH_FLOWS;
+    let mut start = 0;
+    let mut kinds = 0;
+    for (i, &(page, k)) in pages.iter().enumerate() {
+        if i > start && page > pages[i - 1].0 + STATEMENT_BLOCK_GAP {
+            start = i;
+            kinds = 0;
+        }
+        kinds |= k;
+        if kinds & all == all {
+            // The run goes on while its pages keep within the gap.
+            let mut end = i;
+            while end + 1 < pages.len() && pages[end + 1].0 <= pages[end].0 + STATEMENT_BLOCK_GAP {
+                end += 1;
+            }
+            return Some((pages[start].0, pages[end].0));
+        }
+    }
+    None
 }
 
 /// Whether a heading carries a primary statement's title: the balance sheet, the income statement
@@ -175,5 +233,49 @@ mod tests {
         // With `statement_prior_needs_year`, the question's year must be among the page's.
         assert!(idx.lifts(0, &BTreeSet::from([2022]), true));
         assert!(!idx.lifts(0, &BTreeSet::from([2019]), true));
+    }
+
+    #[test]
+    fn the_statement_block_is_the_first_run_of_statement_pages_that_names_all_three() {
+        let (b, i, c) = (BALANCE_SHEET, INCOME_STATEMENT, CASH_FLOWS);
+        // A cash flow summary in the discussion of liquidity, then the statements (an equity
+        // statement between the balance sheet and the cash flows), then condensed consolidating
+        // statements of the guarantors, all three titles on one page.
+        let filing = [(51, c), (59, b), (60, i), (63, c), (64, c), (90, b | i | c), (95, b)];
+        assert_eq!(statement_block(&filing), Some((59, 64)));
+        // One page naming all three is a block of its own when nothing comes before.
+        assert_eq!(statement_block(&filing[4..]), Some((90, 90)));
+        // Statements spread wider than the gap make no block: every page keeps its title's kinds.
+        assert_eq!(statement_block(&[(10, b), (14, i), (18, c)]), None);
+        assert_eq!(statement_block(&[(10, b), (11, i)]), None);
+        assert_eq!(statement_block(&[]), None);
+    }
+
+    #[test]
+    fn a_statement_page_outside_the_block_keeps_the_prior_but_not_its_title_kinds() {
+        let statement = |page: u32, title: &str| {
+            [doc(page, Modality::Text, "0", &format!("ACME INC. {title} (in millions)")), doc(page, Modality::Table, "t0", "Total | 1,200 | 1,100")]
+        };
+        let docs: Vec<Doc> = [
+            statement(30, "CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+            statement(50, "CONSOLIDATED STATEMENTS OF OPERATIONS"),
+            statement(51, "CONSOLIDATED BALANCE SHEETS"),
+            statement(53, "CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+            statement(90, "CONDENSED CONSOLIDATING BALANCE SHEETS"),
+        ]
+        .concat();
+        let idx = PageIndex::build(&docs);
+        let kinds = |page: u32| idx.pages.iter().find(|p| docs[p.members[0]].page == page).map(|p| (p.statement, p.kinds));
+        assert_eq!(kinds(50), Some((true, INCOME_STATEMENT)));
+        assert_eq!(kinds(51), Some((true, BALANCE_SHEET)));
+        assert_eq!(kinds(53), Some((true, CASH_FLOWS)));
+        assert_eq!(kinds(30), Some((true, 0)), "a cash flow summary before the block");
+        assert_eq!(kinds(90), Some((true, 0)), "condensed consolidating statements after it");
+        // Another document's pages are read on their own: no block there, the title's kinds stay.
+        let other: Vec<Doc> = docs.iter().filter(|d| d.page == 90).map(|d| Doc { source: "other.pdf".into(), ..d.clone() }).collect();
+        let all = [docs.clone(), other].concat();
+        let idx = PageIndex::build(&all);
+        let other_kinds: Vec<u8> = idx.pages.iter().filter(|p| all[p.members[0]].source == "other.pdf").map(|p| p.kinds).collect();
+        assert_eq!(other_kinds, [BALANCE_SHEET]);
     }
 }

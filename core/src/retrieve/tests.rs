@@ -561,6 +561,35 @@ fn the_statement_a_question_asks_about_is_lifted_more_than_the_other_statements(
     }
 }
 
+/// On a real filing (Kraft Heinz's 2019 10-K, FinanceBench), a ratio question in words of our own.
+/// The filing prints its statements on pp. 50–54 and, in the notes, statements of the guarantors
+/// and quarterly figures under the same titles. The block (`prior::statement_block`) takes the
+/// first run for the statements; the repeats keep the plain prior. With the matched lift on every
+/// titled page a repeat in the notes came first.
+#[cfg(feature = "pdf")]
+#[test]
+fn a_ratio_question_finds_the_primary_statements_before_their_repeats_in_the_notes_on_a_real_filing() {
+    let settings = crate::config::Settings::paper();
+    let name = "KRAFTHEINZ_2019_10K.pdf";
+    let path = format!("{}/../../shared/corpus/financebench/pdfs/{name}", env!("CARGO_MANIFEST_DIR"));
+    let Ok(bytes) = std::fs::read(&path) else { panic!("{path} missing (the shared corpus is needed)") };
+    let ex = crate::ingest::extract_on_threads(bytes, name, &settings.ingest, 1);
+    let (c, e) = corpus_of(crate::ingest::documents(&ex, &settings.ingest));
+    let idx = c.page_index();
+    let titled: Vec<(u32, u8)> = {
+        let mut v: Vec<(u32, u8)> = idx.pages.iter().filter(|p| p.statement).map(|p| (c.docs[p.members[0]].page, p.kinds)).collect();
+        v.sort_unstable();
+        v
+    };
+    let in_block: Vec<u32> = titled.iter().filter(|t| t.1 != 0).map(|t| t.0).collect();
+    assert_eq!(in_block.first().copied(), Some(50), "{titled:?}");
+    assert!(in_block.iter().all(|&p| p <= 54), "{titled:?}");
+    assert!(titled.iter().any(|t| t.0 > 100), "repeats under statement titles in the notes: {titled:?}");
+    let q = "How fast did Kraft Heinz turn over its inventory in 2019? Divide cost of products sold by average inventories.";
+    let first = |s: &RetrievalSettings| LocalSearch { corpus: &c, embedder: &e, settings: s }.search_now(q, 8, None).unwrap()[0].doc.page;
+    assert!([50, 52].contains(&first(&settings.retrieval)), "p{}", first(&settings.retrieval));
+}
+
 /// On a real filing (Amazon's 2019 10-K, FinanceBench), a ratio question in words of our own:
 /// inventory turnover is computed from the income statement (cost of sales) and the balance
 /// sheet (inventories). With the matched lift one of those statements (p38, p40) comes first;
