@@ -2587,6 +2587,44 @@ fn a_group_heading_set_off_by_rules_from_its_rows_keeps_the_groups_in_one_table(
 }
 
 #[test]
+fn a_table_of_phrases_between_rules_is_read_as_a_table() {
+    // tests/fixtures/README.md: a booktabs table of datasets (Dataset | Target | Description) whose
+    // cells are phrases and names, no figure, its column rules stopping short of every rule. A
+    // line whose second cell is a phrase of six words or more was no row, so the table was lost.
+    let ex = fixture("text-table-between-rules.pdf");
+    let grids: Vec<Vec<Vec<String>>> = ex.pages[0].tables.iter().map(|t| t.grid()).collect();
+    assert!(grid_where(&grids, |g| g.iter().flatten().any(|c| c == "McPAT-Calib-CompGroup")).iter().any(|r| r.contains(&"771".to_string())), "{grids:#?}");
+    let g = grid_where(&grids, |g| g.iter().flatten().any(|c| c == "Description"));
+    assert!(g.iter().any(|r| r.contains(&"Dataset".to_string()) && r.contains(&"Target".to_string())), "{g:#?}");
+    for (target, description) in [("WTI", "West Texas Intermediate Crude Oil Price"), ("USD CNY", "Exchange Rate of United States of America Dollar to Chinese Yuan")] {
+        assert!(g.iter().any(|r| r.contains(&target.to_string()) && r.contains(&description.to_string())), "{target}: {g:#?}");
+    }
+}
+
+#[test]
+fn a_list_in_a_ruled_box_is_no_table_of_phrases() {
+    // Best Buy's 2019 10-K p67: the costs making up cost of goods sold, a bulleted list in a box of
+    // rules. Each item is a bullet and a phrase a gutter apart, like a row of two cells; an item
+    // hung on a bullet is a list's, not a row's.
+    let p = fb_page("BESTBUY_2019_10K.pdf", 67);
+    let cells: Vec<String> = p.tables.iter().flat_map(|t| t.grid()).flatten().collect();
+    assert!(!cells.iter().any(|c| c.contains("Markdowns") || c.contains("Physical inventory losses")), "{cells:#?}");
+}
+
+#[test]
+fn a_frame_round_the_headings_of_a_table_of_figures_adds_no_line_above_it() {
+    // JPMorgan's 2021 Q1 10-Q p26: the Markets revenue table's headings ("Three months ended March
+    // 31," over "Fixed Income Markets …") sit between a rule above and a rule under them, figures
+    // right under that rule. Read as a frame of phrase rows, the headings became rows and the
+    // table took in the last line of the paragraph above it, set in the page's two columns.
+    let p = fb_page("JPMORGAN_2021Q1_10Q.pdf", 26);
+    let grids: Vec<Vec<Vec<String>>> = p.tables.iter().map(|t| t.grid()).collect();
+    let g = grid_where(&grids, |g| g.iter().any(|r| r[0] == "Principal transactions"));
+    assert!(!g.iter().flatten().any(|c| c.contains("executing new transactions")), "{g:#?}");
+    assert!(g[0].iter().any(|c| c == "Three months ended March 31,"), "{g:#?}");
+}
+
+#[test]
 fn a_statement_section_heading_over_its_rows_keeps_the_statement_one_table() {
     // Ulta Beauty's Q4 2023 release p7: the balance sheet's "Commitments and contingencies" stands
     // 1.5–2 lines over the equity rows under it; the statement was cut there, its last two rows

@@ -10,7 +10,7 @@ use super::build::build;
 use super::captions::caption;
 use super::figure::chart_grid;
 use super::lines::Row;
-use super::segments::{Seg, is_number, is_value, sentence_words};
+use super::segments::{Seg, is_number, is_value, prose, sentence_words};
 
 /// The tables found in a set of lines, and the boxes of the runs of row-like lines that made
 /// none (`side_by_side` looks for two tables in them).
@@ -182,6 +182,8 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
             rows[k].caption = true;
         }
     }
+
+    framed_phrase_rows(&mut rows, graphics);
 
     // Regions: runs of row-like lines, tolerating a few label-only lines in between.
     let mut regions: Vec<(usize, usize)> = vec![];
@@ -399,6 +401,71 @@ pub(super) fn detect_lines(folded: &[Line], graphics: &Graphics, width: f32) -> 
     tables.retain(|t| !super::notes::reads_as_notes(t));
     caption(&mut tables, &lines);
     Reading { tables, loose }
+}
+
+/// Most words a line of one piece may hold inside a frame of rules that frames a table (a label
+/// spanning rows, "Crude Oil Price"); a longer one is running text and the frame is no table's.
+const FRAMED_LABEL_WORDS: usize = 6;
+
+/// Most words a cell of a framed row may hold: a phrase ("Exchange Rate of United States of
+/// America Dollar to Chinese Yuan"); lines of running text set in two columns are longer.
+const FRAMED_CELL_WORDS: usize = 12;
+
+/// Lines of a table whose cells are phrases ("WTI | West Texas Intermediate Crude Oil Price") and
+/// no figures are rows when rules frame them as a table: a top and a bottom rule of one extent (booktabs'
+/// `\toprule` and `\bottomrule`, or `\hline`s), with nothing between them but lines inside their
+/// extent, each of cells parted by gutters (phrases, not running text; no list item hung on a
+/// bullet) or a short label, three of them of two cells or more.
+/// Outside such a frame a line whose cells are long phrases stays text (`row_like`: a definition
+/// list, a line of running text cut by a justified gap).
+fn framed_phrase_rows(rows: &mut [Row], g: &Graphics) {
+    const SAME_EXTENT: f32 = 2.5;
+    let mut hs: Vec<[f32; 3]> = g.hrules.iter().filter(|r| r.iter().all(|v| v.is_finite()) && (r[2] - r[1]).abs() >= 50.0).map(|r| [r[0], r[1].min(r[2]), r[1].max(r[2])]).collect();
+    if hs.len() < 2 || hs.len() > 200 {
+        return;
+    }
+    hs.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    let mut framed: Vec<usize> = vec![];
+    for (i, top) in hs.iter().enumerate() {
+        let (x0, x1) = (top[1] - SAME_EXTENT, top[2] + SAME_EXTENT);
+        // Each rule of the same extent below (a `\midrule` under the header is one too), as long
+        // as what lies between is a table's.
+        let same = hs[i + 1..].iter().filter(|b| b[0] > top[0] + 1.0 && (b[1] - top[1]).abs() <= SAME_EXTENT && (b[2] - top[2]).abs() <= SAME_EXTENT);
+        for bottom in same {
+            let between: Vec<usize> = (0..rows.len())
+                .filter(|&k| {
+                    let b = &rows[k].line.bbox;
+                    let cy = (b[1] + b[3]) / 2.0;
+                    cy > top[0] && cy < bottom[0] && b[2] > x0 && b[0] < x1
+                })
+                .collect();
+            let inside = between.iter().all(|&k| {
+                let r = &rows[k];
+                let cells = r.segs.len() >= 2
+                    && !prose(&r.segs)
+                    && r.segs.iter().all(|s| s.n_words() <= FRAMED_CELL_WORDS)
+                    && r.segs[0].text().chars().any(char::is_alphanumeric);
+                let label = r.segs.len() == 1 && r.segs[0].n_words() <= FRAMED_LABEL_WORDS;
+                r.line.bbox[0] >= x0 && r.line.bbox[2] <= x1 && !r.caption && (cells || label)
+            });
+            // Figures in the frame, or right under it (a frame round the column headings of a
+            // table of figures): the rows are found by their figures (`row_like`).
+            let under = rows
+                .iter()
+                .filter(|r| r.line.bbox[1] > bottom[0] && r.line.bbox[2] > x0 && r.line.bbox[0] < x1)
+                .min_by(|a, b| a.line.bbox[1].total_cmp(&b.line.bbox[1]))
+                .is_some_and(|r| r.has_value() && r.line.bbox[1] - bottom[0] <= 1.5 * r.line.size);
+            if !inside || under || between.iter().any(|&k| rows[k].has_value()) {
+                break;
+            }
+            if between.iter().filter(|&&k| rows[k].segs.len() >= 2).count() >= 3 {
+                framed.extend(between.iter().copied().filter(|&k| rows[k].segs.len() >= 2));
+            }
+        }
+    }
+    for k in framed {
+        rows[k].like = true;
+    }
 }
 
 /// Most lines a block of column headings set apart over its table holds (`with_headings_set_apart`).

@@ -283,7 +283,7 @@ fn sentence_spaces_joined(segs: Vec<Seg>, size: f32) -> Vec<Seg> {
 
 /// Running text that a superscript or a justified gap cut into pieces: a first piece of ten or more
 /// words with no figure (or pair of dashes) beside it.
-fn prose(segs: &[Seg]) -> bool {
+pub(super) fn prose(segs: &[Seg]) -> bool {
     // A figure beside the long label makes it a statement row; "2006)" closing a sentence's
     // parenthesis does not, nor does a lone dash.
     let figure = |s: &&Seg| {
