@@ -411,6 +411,10 @@ const FRAMED_LABEL_WORDS: usize = 6;
 /// America Dollar to Chinese Yuan"); lines of running text set in two columns are longer.
 const FRAMED_CELL_WORDS: usize = 12;
 
+/// The narrowest rule (points) that frames a table of phrases: about two columns of short words;
+/// an underline under a word or a heading is shorter.
+const FRAME_MIN_WIDTH: f32 = 50.0;
+
 /// Lines of a table whose cells are phrases ("WTI | West Texas Intermediate Crude Oil Price") and
 /// no figures are rows when rules frame them as a table: a top and a bottom rule of one extent (booktabs'
 /// `\toprule` and `\bottomrule`, or `\hline`s), with nothing between them but lines inside their
@@ -419,8 +423,14 @@ const FRAMED_CELL_WORDS: usize = 12;
 /// Outside such a frame a line whose cells are long phrases stays text (`row_like`: a definition
 /// list, a line of running text cut by a justified gap).
 fn framed_phrase_rows(rows: &mut [Row], g: &Graphics) {
+    // Rules whose ends lie this close (points) are of one extent.
     const SAME_EXTENT: f32 = 2.5;
-    let mut hs: Vec<[f32; 3]> = g.hrules.iter().filter(|r| r.iter().all(|v| v.is_finite()) && (r[2] - r[1]).abs() >= 50.0).map(|r| [r[0], r[1].min(r[2]), r[1].max(r[2])]).collect();
+    let mut hs: Vec<[f32; 3]> = g
+        .hrules
+        .iter()
+        .filter(|r| r.iter().all(|v| v.is_finite()) && (r[2] - r[1]).abs() >= FRAME_MIN_WIDTH)
+        .map(|r| [r[0], r[1].min(r[2]), r[1].max(r[2])])
+        .collect();
     if hs.len() < 2 || hs.len() > 200 {
         return;
     }
