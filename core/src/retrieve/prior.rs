@@ -44,14 +44,12 @@ impl PageIndex {
     pub fn build(docs: &[Doc]) -> PageIndex {
         let mut slot: HashMap<(&str, u32), usize> = HashMap::new();
         let mut pages: Vec<PageProfile> = vec![];
-        let mut keys: Vec<(&str, u32)> = vec![];
         let page_of = docs
             .iter()
             .enumerate()
             .map(|(i, d)| {
                 let p = *slot.entry((d.source.as_str(), d.page)).or_insert_with(|| {
                     pages.push(PageProfile::default());
-                    keys.push((d.source.as_str(), d.page));
                     pages.len() - 1
                 });
                 pages[p].members.push(i);
@@ -76,7 +74,7 @@ impl PageIndex {
         // Per document, the statement pages in page order; outside the statement block a page
         // keeps the prior but is not taken for the statements its title names.
         let mut by_source: HashMap<&str, Vec<(u32, usize)>> = HashMap::new();
-        for (p, &(source, page)) in keys.iter().enumerate() {
+        for (&(source, page), &p) in &slot {
             if pages[p].statement {
                 by_source.entry(source).or_default().push((page, p));
             }

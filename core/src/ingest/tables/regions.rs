@@ -460,12 +460,13 @@ fn framed_phrase_rows(rows: &mut [Row], g: &Graphics) {
             });
             // Figures in the frame, or right under it (a frame round the column headings of a
             // table of figures): the rows are found by their figures (`row_like`).
-            let under = rows
-                .iter()
-                .filter(|r| r.line.bbox[1] > bottom[0] && r.line.bbox[2] > x0 && r.line.bbox[0] < x1)
-                .min_by(|a, b| a.line.bbox[1].total_cmp(&b.line.bbox[1]))
-                .is_some_and(|r| r.has_value() && r.line.bbox[1] - bottom[0] <= 1.5 * r.line.size);
-            if !inside || under || between.iter().any(|&k| rows[k].has_value()) {
+            let under = || {
+                rows.iter()
+                    .filter(|r| r.line.bbox[1] > bottom[0] && r.line.bbox[2] > x0 && r.line.bbox[0] < x1)
+                    .min_by(|a, b| a.line.bbox[1].total_cmp(&b.line.bbox[1]))
+                    .is_some_and(|r| r.has_value() && r.line.bbox[1] - bottom[0] <= 1.5 * r.line.size)
+            };
+            if !inside || between.iter().any(|&k| rows[k].has_value()) || under() {
                 break;
             }
             if between.iter().filter(|&&k| rows[k].segs.len() >= 2).count() >= 3 {
