@@ -2510,6 +2510,36 @@ fn a_group_heading_in_a_table_of_one_value_column_keeps_the_groups_in_one_table(
 }
 
 #[test]
+fn two_rows_of_the_other_column_on_one_baseline_by_chance_do_not_make_a_table_across() {
+    // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns, a long
+    // parameter table in the left column beside two tables and a paragraph in the right. Two
+    // left-hand rows happened to stand on the baselines of right-hand rows of figures, and two
+    // rows across the gutter were enough to keep the page's top half from being read a column at
+    // a time: the "Concept" table took in the paragraph beside it, and the "Stanford Cars" table
+    // was lost. A table set across the page stands its rows on one baseline each: of the lines
+    // shaped like rows across, most (not two) must be.
+    // The gutter: between the columns (the left ones end by 290, the right ones start at 322).
+    let grids = tables_of_two_columns("two-column-tables-rows-by-chance.pdf", 306.0);
+    let concept = grid_where(&grids, |g| g[0].first().is_some_and(|c| c == "Concept"));
+    assert_eq!(concept[1], ["Beach", "30.7", "29.2", "56.7", "95.5", "100"]);
+    let cars = grid_where(&grids, |g| g.iter().flatten().any(|c| c.contains("Stanford Cars")));
+    assert!(cars.iter().any(|r| r == &["0.02", "63.3", "80.2", "55.1", "67.3", "68.1", "67.0"]), "{cars:#?}");
+}
+
+#[test]
+fn entries_and_page_numbers_a_steady_distance_off_one_baseline_are_not_two_columns() {
+    // PepsiCo 2021 p196, a pension plan's contents: each page number (x 563) stands 2 pt (0.19
+    // em) above its entry's baseline (x 33), every line alike. Counted as rows across only on one
+    // baseline, the lines were two columns' lines meeting by chance, and the page was read a
+    // column at a time: the entries without their page numbers. A row's two sides kept a steady
+    // distance apart, under `STEADY_OFFSET_EMS`, are in step.
+    let p = fb_page("PEPSICO_2021_10K.pdf", 196);
+    for t in &p.tables {
+        assert!(t.bbox[2] > 300.0, "the entries read apart from their page numbers: {:?} {:?}", t.bbox, t.grid());
+    }
+}
+
+#[test]
 fn a_label_beside_figures_of_the_other_column_off_its_baseline_is_not_a_row_across() {
     // tests/fixtures/README.md: a pdfLaTeX page of pdf-parse-bench in two columns, tables in both.
     // A left-hand table's label line ("LPIPS", no figure of its own) overlapped a right-hand row

@@ -141,7 +141,13 @@ fn worded(p: &Piece) -> bool {
 /// figures only, from the first (a table in the right-hand column labels its rows: "Right-of-use
 /// assets  $ 8,399"; a label wrapped onto a second line there opens with words or a year:
 /// "2020  $ 234,844"), on the left's baseline.
-fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
+fn row_across(ps: &[Piece], strip: (f32, f32)) -> bool {
+    shaped_across(ps, strip).is_some_and(|off| off.abs() <= ROW_BASELINE_EMS)
+}
+
+/// A line shaped like a row across the strip (`row_across`): how far (in ems) the baseline of its
+/// right side stands below that of its left; `None` for a line of another shape.
+fn shaped_across(ps: &[Piece], (g0, g1): (f32, f32)) -> Option<f32> {
     // Sides from the middle of the strip: a figure column may start a hair inside it.
     let middle = (g0 + g1) / 2.0;
     let mut right: Vec<&Piece> = ps.iter().filter(|p| p.x0 >= middle).collect();
@@ -153,15 +159,20 @@ fn row_across(ps: &[Piece], (g0, g1): (f32, f32)) -> bool {
             && p.words.iter().all(|w| is_value(&w.text) || w.text.chars().all(|c| matches!(c, '$' | '€' | '£' | '¥' | '(')))
     };
     let left: Vec<&Piece> = ps.iter().filter(|p| p.x1 <= middle).collect();
-    let (Some(last), Some(first)) = (left.last(), right.first()) else { return false };
+    let (Some(last), Some(first)) = (left.last(), right.first()) else { return None };
     // One row of a table stands on one baseline. A line whose two sides stand more than
     // `ROW_BASELINE_EMS` off each other's baselines is two lines of the page's two columns side by
     // side (a table in each, or text beside a table that numbers its rows: "1  8  3.8"), which the
     // layout joined as they overlap.
     let base = |p: &Piece| p.words.iter().max_by(|a, b| a.size.total_cmp(&b.size)).map_or(0.0, |w| w.fbase);
-    let apart = (base(last) - base(first)).abs() > ROW_BASELINE_EMS * last.size.max(first.size);
-    figure(first) && !apart
+    figure(first).then(|| (base(first) - base(last)) / last.size.max(first.size).max(1.0))
 }
+
+/// How far apart (in ems) the baselines of a row's two sides may stand throughout a table set
+/// across the page, each row alike (a contents page's page numbers two points above its entries,
+/// a statement's figures a third of an em above their labels): under the height of a lower-case
+/// letter, the two still read as one line.
+const STEADY_OFFSET_EMS: f32 = 0.4;
 
 /// How far apart (in ems) the baselines of a line's two sides may stand and still be one row.
 const ROW_BASELINE_EMS: f32 = 0.1;
@@ -416,8 +427,8 @@ const COLUMN_FILL: f32 = 0.6;
 /// (set on its baselines), loses its heading rows to them and hides them from the text; so such a
 /// stretch's right column is read apart from the left (`detect`). The stretch ends at a line
 /// across the gutter (a heading), a rule or shaded box drawn across it, or a row of a table set
-/// across the page (`row_across`; the first reading's `first` tables with two such rows keep
-/// all their lines out of the columns).
+/// across the page (`row_across`; the first reading's `first` tables with two such rows, at
+/// least half of their lines shaped like them, keep all their lines out of the columns).
 pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) -> Vec<Beside> {
     let mut out = vec![];
     if lines.len() < 2 * COLUMN_MIN_LINES || lines.len() > 4_000 {
@@ -461,22 +472,37 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
             tables_of[i].push(t);
         }
     }
-    // Where a table set across the page ends: the foot of its last row across the strip, if it
-    // has two. A line of text under it, taken into the first reading's table, is not of it; a
-    // line with a figure is (a total row whose halves are laid out as two lines). A
-    // table is looked at once per strip, not once per line of it.
-    let set_across: std::cell::RefCell<std::collections::HashMap<(usize, u32, u32), Option<f32>>> = Default::default();
+    // Whether a table of the first reading is set across the strip, and where it ends. A table
+    // across the page keeps its rows' two sides in step: on one baseline, or a steady distance
+    // apart (a contents page may set its page numbers two points above its entries), while two
+    // columns' tables meet on a baseline now and then by chance. Of its lines shaped like rows
+    // across (`shaped_across`), at least half stand within `ROW_BASELINE_EMS` of the median
+    // distance, and that distance is at most `STEADY_OFFSET_EMS` (`in_step`). It ends at the foot
+    // of its last row across the strip, if it has two such rows (`end`). A line of text
+    // under it, taken into the first reading's table, is not of it; a line with a figure is (a
+    // total row whose halves are laid out as two lines). A table is looked at once per strip,
+    // not once per line of it.
+    let set_across: std::cell::RefCell<std::collections::HashMap<(usize, u32, u32), (bool, Option<f32>)>> = Default::default();
+    let verdict = |t: usize, strip: (f32, f32)| {
+        *set_across.borrow_mut().entry((t, strip.0.to_bits(), strip.1.to_bits())).or_insert_with(|| {
+            let shaped: Vec<(f32, f32)> = members[t]
+                .iter()
+                .filter_map(|&j| shaped_across(&cut[j], strip).map(|off| (off, lines[j].fbot)))
+                .collect();
+            let mut offs: Vec<f32> = shaped.iter().map(|s| s.0).collect();
+            offs.sort_by(f32::total_cmp);
+            let median = offs.get(offs.len() / 2).copied().unwrap_or(0.0);
+            let in_step = median.abs() <= STEADY_OFFSET_EMS
+                && offs.iter().filter(|o| (*o - median).abs() <= ROW_BASELINE_EMS).count() * 2 >= offs.len();
+            let rows: Vec<f32> = shaped.iter().filter(|s| s.0.abs() <= ROW_BASELINE_EMS).map(|s| s.1).collect();
+            (in_step, (rows.len() >= 2 && in_step).then(|| rows.iter().copied().fold(f32::MIN, f32::max)))
+        })
+    };
     let across = |i: usize, strip: (f32, f32)| {
-        row_across(&cut[i], strip)
-            || tables_of[i].iter().any(|&t| {
-                let end = *set_across.borrow_mut().entry((t, strip.0.to_bits(), strip.1.to_bits())).or_insert_with(|| {
-                    let rows: Vec<f32> =
-                        members[t].iter().filter(|&&j| row_across(&cut[j], strip)).map(|&j| lines[j].fbot).collect();
-                    (rows.len() >= 2).then(|| rows.iter().copied().fold(f32::MIN, f32::max))
-                });
-                end.is_some_and(|end| {
-                    mid(&lines[i]) <= end || cut[i].iter().flat_map(|p| p.words).any(|w| is_value(&w.text))
-                })
+        let verdicts: Vec<(bool, Option<f32>)> = tables_of[i].iter().map(|&t| verdict(t, strip)).collect();
+        row_across(&cut[i], strip) && verdicts.iter().all(|v| v.0)
+            || verdicts.iter().any(|v| {
+                v.1.is_some_and(|end| mid(&lines[i]) <= end || cut[i].iter().flat_map(|p| p.words).any(|w| is_value(&w.text)))
             })
     };
     // Top to bottom: the lines, and the rules and shaded boxes drawn across the page (a ruled
