@@ -2516,7 +2516,7 @@ fn two_rows_of_the_other_column_on_one_baseline_by_chance_do_not_make_a_table_ac
     // left-hand rows happened to stand on the baselines of right-hand rows of figures, and two
     // rows across the gutter were enough to keep the page's top half from being read a column at
     // a time: the "Concept" table took in the paragraph beside it, and the "Stanford Cars" table
-    // was lost. A table set across the page stands its rows on one baseline each: of the lines
+    // was lost. A table set across the page keeps its rows' two sides in step: of the lines
     // shaped like rows across, most (not two) must be.
     // The gutter: between the columns (the left ones end by 290, the right ones start at 322).
     let grids = tables_of_two_columns("two-column-tables-rows-by-chance.pdf", 306.0);

@@ -140,9 +140,17 @@ fn worded(p: &Piece) -> bool {
 /// A row of a table set across the strip `g0`–`g1`: something on the left, and on the right
 /// figures only, from the first (a table in the right-hand column labels its rows: "Right-of-use
 /// assets  $ 8,399"; a label wrapped onto a second line there opens with words or a year:
-/// "2020  $ 234,844"), on the left's baseline.
+/// "2020  $ 234,844"), on the left's baseline (`one_baseline`).
 fn row_across(ps: &[Piece], strip: (f32, f32)) -> bool {
-    shaped_across(ps, strip).is_some_and(|off| off.abs() <= ROW_BASELINE_EMS)
+    shaped_across(ps, strip).is_some_and(one_baseline)
+}
+
+/// One row of a table stands on one baseline. A line whose two sides stand more than
+/// `ROW_BASELINE_EMS` off each other's baselines (`off`, in ems) is two lines of the page's two
+/// columns side by side (a table in each, or text beside a table that numbers its rows: "1  8
+/// 3.8"), which the layout joined as they overlap.
+fn one_baseline(off: f32) -> bool {
+    off.abs() <= ROW_BASELINE_EMS
 }
 
 /// A line shaped like a row across the strip (`row_across`): how far (in ems) the baseline of its
@@ -160,10 +168,6 @@ fn shaped_across(ps: &[Piece], (g0, g1): (f32, f32)) -> Option<f32> {
     };
     let left: Vec<&Piece> = ps.iter().filter(|p| p.x1 <= middle).collect();
     let (Some(last), Some(first)) = (left.last(), right.first()) else { return None };
-    // One row of a table stands on one baseline. A line whose two sides stand more than
-    // `ROW_BASELINE_EMS` off each other's baselines is two lines of the page's two columns side by
-    // side (a table in each, or text beside a table that numbers its rows: "1  8  3.8"), which the
-    // layout joined as they overlap.
     let base = |p: &Piece| p.words.iter().max_by(|a, b| a.size.total_cmp(&b.size)).map_or(0.0, |w| w.fbase);
     figure(first).then(|| (base(first) - base(last)) / last.size.max(first.size).max(1.0))
 }
@@ -494,15 +498,15 @@ pub(super) fn page_columns(lines: &[Line], graphics: &Graphics, first: &[BBox]) 
             let median = offs.get(offs.len() / 2).copied().unwrap_or(0.0);
             let in_step = median.abs() <= STEADY_OFFSET_EMS
                 && offs.iter().filter(|o| (*o - median).abs() <= ROW_BASELINE_EMS).count() * 2 >= offs.len();
-            let rows: Vec<f32> = shaped.iter().filter(|s| s.0.abs() <= ROW_BASELINE_EMS).map(|s| s.1).collect();
+            let rows: Vec<f32> = shaped.iter().filter(|s| one_baseline(s.0)).map(|s| s.1).collect();
             (in_step, (rows.len() >= 2 && in_step).then(|| rows.iter().copied().fold(f32::MIN, f32::max)))
         })
     };
     let across = |i: usize, strip: (f32, f32)| {
-        let verdicts: Vec<(bool, Option<f32>)> = tables_of[i].iter().map(|&t| verdict(t, strip)).collect();
-        row_across(&cut[i], strip) && verdicts.iter().all(|v| v.0)
-            || verdicts.iter().any(|v| {
-                v.1.is_some_and(|end| mid(&lines[i]) <= end || cut[i].iter().flat_map(|p| p.words).any(|w| is_value(&w.text)))
+        let verdicts = || tables_of[i].iter().map(|&t| verdict(t, strip));
+        row_across(&cut[i], strip) && verdicts().all(|(in_step, _)| in_step)
+            || verdicts().any(|(_, end)| {
+                end.is_some_and(|end| mid(&lines[i]) <= end || cut[i].iter().flat_map(|p| p.words).any(|w| is_value(&w.text)))
             })
     };
     // Top to bottom: the lines, and the rules and shaded boxes drawn across the page (a ruled
